@@ -1,0 +1,279 @@
+//! Conformance against MuJoCo 4.0.0: compares our compiled model and world poses with the
+//! fixtures recorded by `conformance/harness.py` (see `conformance/README.md`).
+//!
+//! Tolerances: 1e-9 on geom positions and rotation-matrix entries; 1e-6 for geoms whose frame
+//! comes from a mesh (MuJoCo stores mesh vertices as `f32` and derives the mesh frame from
+//! them, so our principal axes agree only to about single precision).
+
+use std::path::{Path, PathBuf};
+
+use collide::glam::DVec3;
+use collide::math::mat_to_rowmajor;
+use collide::{forward_kinematics, GeomType, Model, Poses};
+use serde_json::Value;
+
+use crate::states::parse_state;
+
+/// Pose tolerance for geoms not derived from meshes.
+pub const POSE_TOL: f64 = 1e-9;
+/// Pose tolerance for geoms whose frame includes a mesh frame.
+pub const MESH_POSE_TOL: f64 = 1e-6;
+
+/// One corpus model's comparison.
+#[derive(Clone, Debug)]
+pub struct ModelReport {
+    /// Corpus name, e.g. `dm_control/cartpole`.
+    pub name: String,
+    /// Path of the MJCF file.
+    pub path: PathBuf,
+    /// Load error, if our loader failed.
+    pub load_error: Option<String>,
+    /// Number of geoms (ours).
+    pub ngeom: usize,
+    /// Number of states compared.
+    pub nstates: usize,
+    /// Worst geom position error over all states.
+    pub max_pos_err: f64,
+    /// Worst geom rotation-matrix entry error over all states.
+    pub max_mat_err: f64,
+    /// Worst error relative to the geom's tolerance (≤ 1 passes).
+    pub worst_ratio: f64,
+    /// Where the worst error is: (state, geom, geom type).
+    pub worst_at: Option<(usize, usize, GeomType)>,
+    /// Mismatches in compiled (state-independent) data, e.g. `"geom_rbound[3]: 0.1 vs 0.2"`.
+    pub model_mismatches: Vec<String>,
+}
+
+impl ModelReport {
+    /// Loaded, all poses within tolerance, and compiled data equal.
+    pub fn passed(&self) -> bool {
+        self.load_error.is_none() && self.worst_ratio <= 1.0 && self.model_mismatches.is_empty()
+    }
+}
+
+/// Reads `corpus.json` in `dir` and returns (name, model path, fixture path) per model.
+pub fn corpus_entries(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, String> {
+    let path = dir.join("corpus.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?;
+    let models = v.get("models").and_then(Value::as_array).ok_or("corpus.json has no models array")?;
+    models
+        .iter()
+        .map(|m| {
+            let s = |k: &str| m.get(k).and_then(Value::as_str).ok_or(format!("corpus entry without '{k}'"));
+            Ok((s("name")?.to_string(), dir.join(s("path")?), dir.join(s("fixture")?)))
+        })
+        .collect()
+}
+
+fn f64s(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Array(a) => a.iter().flat_map(f64s).collect(),
+        Value::Number(n) => vec![n.as_f64().unwrap_or(f64::NAN)],
+        Value::Bool(b) => vec![f64::from(u8::from(*b))],
+        _ => vec![],
+    }
+}
+
+/// Which geoms get the mesh tolerance: mesh geoms and primitives fitted to meshes.
+fn mesh_derived(model: &Model, fixture: &Value) -> Vec<bool> {
+    let dataid = fixture.get("geom_dataid").map(f64s).unwrap_or_default();
+    (0..model.ngeom())
+        .map(|g| {
+            model.geom_type[g] == GeomType::Mesh
+                || (model.geom_type[g] != GeomType::HField && dataid.get(g).is_some_and(|&d| d >= 0.0))
+        })
+        .collect()
+}
+
+/// Compares one compiled array with the fixture's; pushes readable mismatches.
+fn compare_array(
+    out: &mut Vec<String>,
+    fixture: &Value,
+    key: &str,
+    ours: &[f64],
+    tol: impl Fn(usize) -> f64,
+    per: usize,
+) {
+    let Some(theirs) = fixture.get(key).map(f64s) else { return };
+    if theirs.len() != ours.len() {
+        out.push(format!("{key}: {} values vs MuJoCo's {}", ours.len(), theirs.len()));
+        return;
+    }
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        let t = tol(i / per.max(1)) * b.abs().max(1.0);
+        if (a - b).abs() > t || a.is_nan() != b.is_nan() {
+            out.push(format!("{key}[{}]: ours {a} vs MuJoCo {b}", i / per.max(1)));
+            return;
+        }
+    }
+}
+
+/// Compares compiled data with the fixture.
+pub fn compare_model(model: &Model, fixture: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mesh = mesh_derived(model, fixture);
+    let exact = |_: usize| 0.0;
+    let geom_tol = |g: usize| if mesh.get(g).copied().unwrap_or(false) { MESH_POSE_TOL } else { POSE_TOL };
+    let usz = |v: &[usize]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+    let u32s = |v: &[u32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+    for (key, n) in [("nbody", model.nbody()), ("ngeom", model.ngeom()), ("nq", model.nq()), ("nmocap", model.nmocap())] {
+        if let Some(t) = fixture.get(key).and_then(Value::as_u64) {
+            if t as usize != n {
+                out.push(format!("{key}: ours {n} vs MuJoCo {t}"));
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    compare_array(&mut out, fixture, "body_parentid", &usz(&model.body_parentid), exact, 1);
+    compare_array(&mut out, fixture, "body_weldid", &usz(&model.body_weldid), exact, 1);
+    compare_array(&mut out, fixture, "body_rootid", &usz(&model.body_rootid), exact, 1);
+    compare_array(&mut out, fixture, "body_dofnum", &usz(&model.body_dofnum), exact, 1);
+    compare_array(&mut out, fixture, "body_contype", &u32s(&model.body_contype), exact, 1);
+    compare_array(&mut out, fixture, "body_conaffinity", &u32s(&model.body_conaffinity), exact, 1);
+    compare_array(&mut out, fixture, "body_margin", &model.body_margin, |_| POSE_TOL, 1);
+    compare_array(&mut out, fixture, "jnt_qposadr", &usz(&model.jnt_qposadr), exact, 1);
+    compare_array(&mut out, fixture, "qpos0", &model.qpos0, |_| POSE_TOL, 1);
+    let gtype: Vec<f64> = model.geom_type.iter().map(|&t| t as u8 as f64).collect();
+    compare_array(&mut out, fixture, "geom_type", &gtype, exact, 1);
+    compare_array(&mut out, fixture, "geom_bodyid", &usz(&model.geom_bodyid), exact, 1);
+    compare_array(&mut out, fixture, "geom_contype", &u32s(&model.geom_contype), exact, 1);
+    compare_array(&mut out, fixture, "geom_conaffinity", &u32s(&model.geom_conaffinity), exact, 1);
+    compare_array(&mut out, fixture, "geom_condim", &u32s(&model.geom_condim), exact, 1);
+    let prio: Vec<f64> = model.geom_priority.iter().map(|&p| p as f64).collect();
+    compare_array(&mut out, fixture, "geom_priority", &prio, exact, 1);
+    let v3 = |v: &[DVec3]| v.iter().flat_map(|x| x.to_array()).collect::<Vec<_>>();
+    compare_array(&mut out, fixture, "geom_size", &v3(&model.geom_size), geom_tol, 3);
+    compare_array(&mut out, fixture, "geom_rbound", &model.geom_rbound, geom_tol, 1);
+    let aabb: Vec<f64> = model.geom_aabb.iter().flatten().copied().collect();
+    compare_array(&mut out, fixture, "geom_aabb", &aabb, geom_tol, 6);
+    compare_array(&mut out, fixture, "geom_friction", &v3(&model.geom_friction), |_| POSE_TOL, 3);
+    compare_array(&mut out, fixture, "geom_solmix", &model.geom_solmix, |_| POSE_TOL, 1);
+    let solref: Vec<f64> = model.geom_solref.iter().flatten().copied().collect();
+    compare_array(&mut out, fixture, "geom_solref", &solref, |_| POSE_TOL, 2);
+    let solimp: Vec<f64> = model.geom_solimp.iter().flatten().copied().collect();
+    compare_array(&mut out, fixture, "geom_solimp", &solimp, |_| POSE_TOL, 5);
+    compare_array(&mut out, fixture, "geom_margin", &model.geom_margin, |_| POSE_TOL, 1);
+    compare_array(&mut out, fixture, "geom_gap", &model.geom_gap, |_| POSE_TOL, 1);
+    compare_array(&mut out, fixture, "pair_geom1", &usz(&model.pair_geom1), exact, 1);
+    compare_array(&mut out, fixture, "pair_geom2", &usz(&model.pair_geom2), exact, 1);
+    compare_array(&mut out, fixture, "pair_signature", &u32s(&model.pair_signature), exact, 1);
+    compare_array(&mut out, fixture, "pair_dim", &u32s(&model.pair_dim), exact, 1);
+    compare_array(&mut out, fixture, "pair_margin", &model.pair_margin, |_| POSE_TOL, 1);
+    compare_array(&mut out, fixture, "pair_gap", &model.pair_gap, |_| POSE_TOL, 1);
+    let pf: Vec<f64> = model.pair_friction.iter().flatten().copied().collect();
+    compare_array(&mut out, fixture, "pair_friction", &pf, |_| POSE_TOL, 5);
+    compare_array(&mut out, fixture, "exclude_signature", &u32s(&model.exclude_signature), exact, 1);
+    out
+}
+
+/// Loads the model at `path` and compares it and its poses with `fixture_path`.
+pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport {
+    let mut r = ModelReport {
+        name: name.to_string(),
+        path: path.to_path_buf(),
+        load_error: None,
+        ngeom: 0,
+        nstates: 0,
+        max_pos_err: 0.0,
+        max_mat_err: 0.0,
+        worst_ratio: 0.0,
+        worst_at: None,
+        model_mismatches: Vec::new(),
+    };
+    let fixture: Value = match std::fs::read_to_string(fixture_path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+    {
+        Ok(v) => v,
+        Err(e) => {
+            r.load_error = Some(format!("fixture {}: {e}", fixture_path.display()));
+            return r;
+        }
+    };
+    let model = match collide_mjcf::load_file(path) {
+        Ok(m) => m,
+        Err(e) => {
+            r.load_error = Some(e.to_string());
+            return r;
+        }
+    };
+    r.ngeom = model.ngeom();
+    r.model_mismatches = compare_model(&model, &fixture);
+    if model.ngeom() as u64 != fixture.get("ngeom").and_then(Value::as_u64).unwrap_or(0) {
+        return r;
+    }
+    let mesh = mesh_derived(&model, &fixture);
+    let mut poses = Poses::new(&model);
+    let states = fixture.get("states").and_then(Value::as_array).cloned().unwrap_or_default();
+    for (si, s) in states.iter().enumerate() {
+        let state = match parse_state(s, si) {
+            Ok(st) => st,
+            Err(e) => {
+                r.model_mismatches.push(format!("fixture state {si}: {e}"));
+                continue;
+            }
+        };
+        let mocap = state.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
+        if let Err(e) = forward_kinematics(&model, &state.qpos, mocap, &mut poses) {
+            r.model_mismatches.push(format!("state {si}: {e}"));
+            continue;
+        }
+        r.nstates += 1;
+        let xpos = s.get("geom_xpos").map(f64s).unwrap_or_default();
+        let xmat = s.get("geom_xmat").map(f64s).unwrap_or_default();
+        for g in 0..model.ngeom() {
+            let tol = if mesh[g] { MESH_POSE_TOL } else { POSE_TOL };
+            let p = poses.geom_xpos[g].to_array();
+            let m = mat_to_rowmajor(&poses.geom_xmat[g]);
+            let scale = 1.0f64.max(poses.geom_xpos[g].abs().max_element());
+            let ep = (0..3).map(|k| (p[k] - xpos.get(3 * g + k).copied().unwrap_or(f64::NAN)).abs()).fold(0.0, f64::max);
+            let em = (0..9).map(|k| (m[k] - xmat.get(9 * g + k).copied().unwrap_or(f64::NAN)).abs()).fold(0.0, f64::max);
+            let ep = if ep.is_nan() { f64::INFINITY } else { ep };
+            let em = if em.is_nan() { f64::INFINITY } else { em };
+            r.max_pos_err = r.max_pos_err.max(ep);
+            r.max_mat_err = r.max_mat_err.max(em);
+            let ratio = (ep / scale).max(em) / tol;
+            if ratio > r.worst_ratio {
+                r.worst_ratio = ratio;
+                r.worst_at = Some((si, g, model.geom_type[g]));
+            }
+        }
+    }
+    r
+}
+
+/// Runs every corpus model in `dir` (the `conformance/` folder).
+pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
+    Ok(corpus_entries(dir)?.into_iter().map(|(n, p, f)| check_model(&n, &p, &f)).collect())
+}
+
+/// A fixed-width table of the reports.
+pub fn format_table(reports: &[ModelReport]) -> String {
+    let mut s = format!(
+        "{:<44} {:>6} {:>6} {:>10} {:>10} {:>7}  {}\n",
+        "model", "ngeom", "states", "pos err", "mat err", "status", "detail"
+    );
+    for r in reports {
+        let status = if r.passed() { "ok" } else { "FAIL" };
+        let detail = if let Some(e) = &r.load_error {
+            format!("load error: {e}")
+        } else if let Some(m) = r.model_mismatches.first() {
+            format!("{m} (+{} more)", r.model_mismatches.len() - 1)
+        } else if r.worst_ratio > 1.0 {
+            let (s, g, t) = r.worst_at.unwrap_or((0, 0, GeomType::Sphere));
+            format!("worst: state {s} geom {g} ({})", t.name())
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "{:<44} {:>6} {:>6} {:>10.2e} {:>10.2e} {:>7}  {}\n",
+            r.name, r.ngeom, r.nstates, r.max_pos_err, r.max_mat_err, status, detail
+        ));
+    }
+    let ok = reports.iter().filter(|r| r.passed()).count();
+    s.push_str(&format!("{ok} of {} models match MuJoCo 4.0.0\n", reports.len()));
+    s
+}

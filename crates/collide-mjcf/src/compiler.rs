@@ -1,0 +1,1124 @@
+//! MJCF → [`collide::Model`]: walks the element tree in MuJoCo's order (depth-first bodies,
+//! document order within a body) and compiles geometry, joints, pairs and keyframes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::{DMat3, DQuat, DVec3};
+
+use collide::math::{eig3, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat};
+use collide::model::{disable, enable};
+use collide::{GeomType, JointType, Model};
+
+use crate::defaults::{Defaults, Resolved, MAIN};
+use crate::error::{Location, MjcfError, Result};
+use crate::geom;
+use crate::hfield_file;
+use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
+use crate::mesh_file::{decode_mesh, RawMesh};
+use crate::orientation::{read_frame, read_orientation, AngleSettings, Frame};
+use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
+
+/// `compiler/@inertiafromgeom`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InertiaFromGeom {
+    False,
+    True,
+    Auto,
+}
+
+/// Settings of one model file's `<compiler>`.
+#[derive(Clone, Debug)]
+struct Settings {
+    angles: AngleSettings,
+    meshdir: Option<String>,
+    assetdir: Option<String>,
+    fusestatic: bool,
+    fitaabb: bool,
+    alignfree: bool,
+    inertiafromgeom: InertiaFromGeom,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            angles: AngleSettings::default(),
+            meshdir: None,
+            assetdir: None,
+            fusestatic: false,
+            fitaabb: false,
+            alignfree: false,
+            inertiafromgeom: InertiaFromGeom::Auto,
+        }
+    }
+}
+
+/// One parsed model file (the main file, or a sub-model used by `attach`).
+struct Source {
+    root: Elem,
+    dir: PathBuf,
+    settings: Settings,
+    defaults: Defaults,
+}
+
+impl Source {
+    fn new(root: Elem, dir: PathBuf) -> Result<Source> {
+        if root.name != "mujoco" {
+            return Err(root.err("the root element must be <mujoco>"));
+        }
+        let mut settings = Settings::default();
+        for c in root.children_named("compiler") {
+            read_compiler(c, &mut settings)?;
+        }
+        let defaults = Defaults::collect(&root)?;
+        Ok(Source { root, dir, settings, defaults })
+    }
+
+    fn asset_path(&self, file: &str) -> PathBuf {
+        let dir = self.settings.meshdir.as_ref().or(self.settings.assetdir.as_ref());
+        match dir {
+            Some(d) => self.dir.join(d).join(file),
+            None => self.dir.join(file),
+        }
+    }
+
+    fn sections<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Elem> + 'a {
+        self.root.children_named(name)
+    }
+}
+
+fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
+    if let Some(i) = c.keyword("angle", &["degree", "radian"])? {
+        s.angles.degrees = i == 0;
+    }
+    if let Some(seq) = c.attr("eulerseq") {
+        let b = seq.trim().as_bytes();
+        if b.len() != 3 || !b.iter().all(|c| b"xyzXYZ".contains(c)) {
+            return Err(c.err(format!("eulerseq '{seq}' must be 3 characters from xyzXYZ")));
+        }
+        s.angles.eulerseq = [b[0], b[1], b[2]];
+    }
+    if let Some(d) = c.attr("meshdir") {
+        s.meshdir = Some(d.to_string());
+    }
+    if let Some(d) = c.attr("assetdir") {
+        s.assetdir = Some(d.to_string());
+    }
+    if let Some(v) = c.boolean("fusestatic")? {
+        s.fusestatic = v;
+    }
+    if let Some(v) = c.boolean("fitaabb")? {
+        s.fitaabb = v;
+    }
+    if let Some(v) = c.boolean("alignfree")? {
+        s.alignfree = v;
+    }
+    if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
+        s.inertiafromgeom = [InertiaFromGeom::False, InertiaFromGeom::True, InertiaFromGeom::Auto][i];
+    }
+    Ok(())
+}
+
+/// A geom before flattening.
+#[derive(Clone, Debug)]
+struct GeomB {
+    name: String,
+    t: GeomType,
+    dataid: Option<usize>,
+    size: DVec3,
+    pos: DVec3,
+    quat: DQuat,
+    contype: u32,
+    conaffinity: u32,
+    condim: u32,
+    priority: i32,
+    friction: DVec3,
+    solmix: f64,
+    solref: [f64; 2],
+    solimp: [f64; 5],
+    margin: f64,
+    gap: f64,
+    adhesion: f64,
+    mass: f64,
+    inertia: DVec3,
+}
+
+#[derive(Clone, Debug)]
+struct JointB {
+    name: String,
+    t: JointType,
+    pos: DVec3,
+    axis: DVec3,
+    reference: f64,
+    align: Option<bool>,
+}
+
+#[derive(Clone, Debug)]
+struct BodyB {
+    name: String,
+    parent: usize,
+    frame: Frame,
+    mocap: bool,
+    joints: Vec<JointB>,
+    geoms: Vec<GeomB>,
+    /// explicit `<inertial>`: (pos, quat, mass)
+    inertial: Option<(DVec3, DQuat, f64)>,
+    loc: Location,
+}
+
+/// A body waiting to be visited (depth-first order).
+struct Pending<'s> {
+    src: &'s Source,
+    parent: usize,
+    elem: &'s Elem,
+    frame: Frame,
+    class: String,
+    suffix: String,
+    prefix: String,
+}
+
+struct Builder<'r> {
+    reader: &'r dyn FileReader,
+    bodies: Vec<BodyB>,
+    model: Model,
+    /// full (prefixed) asset name → id
+    mesh_ids: HashMap<String, usize>,
+    hfield_ids: HashMap<String, usize>,
+}
+
+/// Compiles MJCF text. `file` names the text in errors; relative asset paths resolve against
+/// `dir`.
+pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> Result<Model> {
+    let root = parse_document(text, file, dir, reader)?;
+    let main = Source::new(root, dir.to_path_buf())?;
+
+    // sub-models for <attach>
+    let mut submodels: HashMap<String, Source> = HashMap::new();
+    for assets in main.sections("asset") {
+        for m in assets.children_named("model") {
+            let name = m.attr("name").ok_or_else(|| m.err("asset model requires 'name'"))?;
+            let f = m.attr("file").ok_or_else(|| m.err("asset model requires 'file'"))?;
+            let path = main.dir.join(f);
+            let bytes = reader.read(&path).map_err(|e| m.err(e))?;
+            let text = String::from_utf8(bytes).map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
+            let sub_dir = parent_dir(&path);
+            let root = parse_document(&text, &path.display().to_string(), &sub_dir, reader)?;
+            submodels.insert(name.to_string(), Source::new(root, sub_dir)?);
+        }
+    }
+
+    let mut b = Builder {
+        reader,
+        bodies: Vec::new(),
+        model: Model::default(),
+        mesh_ids: HashMap::new(),
+        hfield_ids: HashMap::new(),
+    };
+    read_options(&main, &mut b.model)?;
+    b.compile_assets(&main, "")?;
+
+    // world body, then the tree
+    b.bodies.push(BodyB {
+        name: "world".into(),
+        parent: 0,
+        frame: Frame::IDENTITY,
+        mocap: false,
+        joints: Vec::new(),
+        geoms: Vec::new(),
+        inertial: None,
+        loc: main.root.loc(),
+    });
+    let mut attached_prefixes = Vec::new();
+    for wb in main.sections("worldbody") {
+        let mut pending = Vec::new();
+        b.walk(&main, wb, 0, Frame::IDENTITY, MAIN, "", "", &submodels, &mut pending, &mut attached_prefixes)?;
+        b.visit_pending(pending, &submodels, &mut attached_prefixes)?;
+    }
+
+    let fuse = main.settings.fusestatic;
+    if fuse {
+        b.fuse_static(&main);
+    }
+    b.finish(&main)?;
+    Ok(b.model)
+}
+
+fn read_options(src: &Source, m: &mut Model) -> Result<()> {
+    for opt in src.sections("option") {
+        let o = &mut m.opt;
+        if let Some(v) = opt.number("o_margin")? {
+            o.o_margin = v;
+        }
+        opt.partial("o_solref", &mut o.o_solref)?;
+        opt.partial("o_solimp", &mut o.o_solimp)?;
+        opt.partial("o_friction", &mut o.o_friction)?;
+        if let Some(v) = opt.int("ccd_iterations")? {
+            o.ccd_iterations = usize::try_from(v).map_err(|_| opt.err("ccd_iterations must be >= 0"))?;
+        }
+        if let Some(v) = opt.number("ccd_tolerance")? {
+            o.ccd_tolerance = v;
+        }
+        if let Some(v) = opt.int("sdf_iterations")? {
+            o.sdf_iterations = usize::try_from(v).map_err(|_| opt.err("sdf_iterations must be >= 0"))?;
+        }
+        if let Some(v) = opt.int("sdf_initpoints")? {
+            o.sdf_initpoints = usize::try_from(v).map_err(|_| opt.err("sdf_initpoints must be >= 0"))?;
+        }
+        if let Some(v) = opt.number("sleep_tolerance")? {
+            o.sleep_tolerance = v;
+        }
+        for flag in opt.children_named("flag") {
+            for (key, value) in &flag.attrs {
+                let on = match value.trim() {
+                    "enable" => true,
+                    "disable" => false,
+                    other => return Err(flag.err(format!("flag '{key}': '{other}' is not enable or disable"))),
+                };
+                if let Some(bit) = disable_bit(key) {
+                    if on {
+                        o.disableflags &= !bit;
+                    } else {
+                        o.disableflags |= bit;
+                    }
+                } else if let Some(bit) = enable_bit(key) {
+                    if on {
+                        o.enableflags |= bit;
+                    } else {
+                        o.enableflags &= !bit;
+                    }
+                } else {
+                    return Err(flag.err(format!("unknown flag '{key}'")));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn disable_bit(name: &str) -> Option<u32> {
+    Some(match name {
+        "constraint" => disable::CONSTRAINT,
+        "equality" => disable::EQUALITY,
+        "frictionloss" => disable::FRICTIONLOSS,
+        "limit" => disable::LIMIT,
+        "contact" => disable::CONTACT,
+        "spring" => disable::SPRING,
+        "damper" => disable::DAMPER,
+        "gravity" => disable::GRAVITY,
+        "clampctrl" => disable::CLAMPCTRL,
+        "warmstart" => disable::WARMSTART,
+        "filterparent" => disable::FILTERPARENT,
+        "actuation" => disable::ACTUATION,
+        "refsafe" => disable::REFSAFE,
+        "sensor" => disable::SENSOR,
+        "midphase" => disable::MIDPHASE,
+        "eulerdamp" => disable::EULERDAMP,
+        "autoreset" => disable::AUTORESET,
+        "nativeccd" => disable::NATIVECCD,
+        "island" => disable::ISLAND,
+        "multiccd" => disable::MULTICCD,
+        _ => return None,
+    })
+}
+
+fn enable_bit(name: &str) -> Option<u32> {
+    Some(match name {
+        "override" => enable::OVERRIDE,
+        "energy" => enable::ENERGY,
+        "fwdinv" => enable::FWDINV,
+        "invdiscrete" => enable::INVDISCRETE,
+        "sleep" => enable::SLEEP,
+        "diagexact" => enable::DIAGEXACT,
+        "ipc" => enable::IPC,
+        "speculative" => enable::SPECULATIVE,
+        _ => return None,
+    })
+}
+
+/// The class an element uses: its `class`, else the inherited `childclass`.
+fn class_of<'a>(e: &'a Elem, inherited: &'a str) -> &'a str {
+    e.attr("class").unwrap_or(inherited)
+}
+
+/// MuJoCo's replicate suffix: the index padded to the digits of `count - 1`.
+fn replicate_suffix(sep: &str, i: usize, count: usize) -> String {
+    let width = (count.saturating_sub(1)).to_string().len();
+    format!("{sep}{i:0width$}")
+}
+
+impl<'r> Builder<'r> {
+    fn compile_assets(&mut self, src: &Source, prefix: &str) -> Result<()> {
+        for assets in src.sections("asset") {
+            for a in &assets.children {
+                match a.name.as_str() {
+                    "mesh" => self.compile_mesh_asset(src, a, prefix)?,
+                    "hfield" => self.compile_hfield_asset(src, a, prefix)?,
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn compile_mesh_asset(&mut self, src: &Source, a: &Elem, prefix: &str) -> Result<()> {
+        let r = src.defaults.layers("mesh", class_of(a, MAIN), a)?;
+        let file = a.attr("file");
+        let name = match (a.attr("name"), file) {
+            (Some(n), _) => n.to_string(),
+            (None, Some(f)) => Path::new(f).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            (None, None) => return Err(a.err("mesh requires 'name' or 'file'")),
+        };
+        if a.attr("builtin").is_some() {
+            return Err(a.err("builtin meshes are not supported"));
+        }
+        let raw = if let Some(f) = file {
+            let path = src.asset_path(f);
+            let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
+            decode_mesh(f, &bytes).map_err(|e| a.err(format!("{}: {e}", path.display())))?
+        } else {
+            let v = a.numbers("vertex")?.ok_or_else(|| a.err("mesh needs 'file' or 'vertex'"))?;
+            if v.len() % 3 != 0 {
+                return Err(a.err(format!("vertex has {} numbers, not a multiple of 3", v.len())));
+            }
+            let mut face = Vec::new();
+            if let Some(text) = a.attr("face") {
+                let mut idx = Vec::new();
+                for t in text.split_ascii_whitespace() {
+                    idx.push(t.parse::<u32>().map_err(|_| a.err(format!("face index '{t}' is not a non-negative integer")))?);
+                }
+                if idx.len() % 3 != 0 {
+                    return Err(a.err(format!("face has {} indices, not a multiple of 3", idx.len())));
+                }
+                face = idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+            }
+            RawMesh { vert: v.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect(), face }
+        };
+        let mut settings = MeshSettings::default();
+        let mut scale = [1.0; 3];
+        r.partial("scale", &mut scale)?;
+        settings.scale = DVec3::from_array(scale);
+        if let Some(p) = r.vec3("refpos")? {
+            settings.refpos = p;
+        }
+        if let Some(q) = r.array::<4>("refquat")? {
+            settings.refquat = normalize_quat(quat_wxyz(q[0], q[1], q[2], q[3]));
+        }
+        if let Some(i) = r.keyword("inertia", &["legacy", "exact", "convex", "shell"])? {
+            settings.inertia = [MeshInertia::Legacy, MeshInertia::Exact, MeshInertia::Convex, MeshInertia::Shell][i];
+        }
+        if let Some(n) = r.int("maxhullvert")? {
+            if n != -1 && n < 4 {
+                return Err(a.err("maxhullvert must be -1 or at least 4"));
+            }
+            settings.maxhullvert = usize::try_from(n).ok();
+        }
+        let full = format!("{prefix}{name}");
+        let mesh = compile_mesh(&full, raw, &settings).map_err(|e| a.err(e))?;
+        if self.mesh_ids.insert(full.clone(), self.model.mesh.len()).is_some() {
+            return Err(a.err(format!("repeated mesh name '{full}'")));
+        }
+        self.model.mesh.push(mesh);
+        Ok(())
+    }
+
+    fn compile_hfield_asset(&mut self, src: &Source, a: &Elem, prefix: &str) -> Result<()> {
+        let file = a.attr("file");
+        let name = match (a.attr("name"), file) {
+            (Some(n), _) => n.to_string(),
+            (None, Some(f)) => Path::new(f).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            (None, None) => return Err(a.err("hfield requires 'name' or 'file'")),
+        };
+        let size = a.array::<4>("size")?.ok_or_else(|| a.err("hfield requires 'size'"))?;
+        let nrow = a.int("nrow")?.unwrap_or(0);
+        let ncol = a.int("ncol")?.unwrap_or(0);
+        if nrow < 0 || ncol < 0 {
+            return Err(a.err("nrow and ncol must be non-negative"));
+        }
+        let (nrow, ncol) = (nrow as usize, ncol as usize);
+        let (nrow, ncol, data) = if let Some(f) = file {
+            if nrow != 0 || ncol != 0 {
+                return Err(a.err("hfield: nrow and ncol must not be given together with 'file'"));
+            }
+            let path = src.asset_path(f);
+            let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
+            let is_png = a.attr("content_type").map(|c| c.contains("png")).unwrap_or(false)
+                || f.to_ascii_lowercase().ends_with(".png");
+            let r = if is_png { hfield_file::decode_hfield_png(f, &bytes) } else { hfield_file::decode_hfield_bin(f, &bytes) };
+            r.map_err(|e| a.err(format!("{}: {e}", path.display())))?
+        } else if let Some(elev) = a.numbers("elevation")? {
+            if elev.len() != nrow.saturating_mul(ncol) {
+                return Err(a.err(format!("elevation has {} values, nrow*ncol = {}", elev.len(), nrow * ncol)));
+            }
+            // the XML lists rows top (+y) to bottom; row 0 is at -y
+            let mut data = Vec::with_capacity(elev.len());
+            for r in (0..nrow).rev() {
+                data.extend(elev[r * ncol..(r + 1) * ncol].iter().map(|&v| v as f32));
+            }
+            (nrow, ncol, data)
+        } else {
+            (nrow, ncol, vec![0.0; nrow.saturating_mul(ncol)])
+        };
+        let full = format!("{prefix}{name}");
+        let h = hfield_file::build_hfield(&full, size, nrow, ncol, data).map_err(|e| a.err(e))?;
+        if self.hfield_ids.insert(full.clone(), self.model.hfield.len()).is_some() {
+            return Err(a.err(format!("repeated hfield name '{full}'")));
+        }
+        self.model.hfield.push(h);
+        Ok(())
+    }
+
+    fn visit_pending<'s>(
+        &mut self,
+        pending: Vec<Pending<'s>>,
+        subs: &'s HashMap<String, Source>,
+        attached: &mut Vec<String>,
+    ) -> Result<()> {
+        for p in pending {
+            self.visit_body(p, subs, attached)?;
+        }
+        Ok(())
+    }
+
+    fn visit_body<'s>(&mut self, p: Pending<'s>, subs: &'s HashMap<String, Source>, attached: &mut Vec<String>) -> Result<()> {
+        let e = p.elem;
+        let id = self.bodies.len();
+        let local = read_frame(e, &p.src.settings.angles)?;
+        let frame = p.frame.compose(local);
+        let mocap = e.boolean("mocap")?.unwrap_or(false);
+        let name = e.attr("name").map(|n| format!("{}{n}{}", p.prefix, p.suffix)).unwrap_or_default();
+        let parent = p.parent;
+        self.bodies.push(BodyB {
+            name,
+            parent,
+            frame,
+            mocap,
+            joints: Vec::new(),
+            geoms: Vec::new(),
+            inertial: None,
+            loc: e.loc(),
+        });
+        if mocap && parent != 0 {
+            return Err(e.err("a mocap body must be a child of the world body"));
+        }
+        let class = e.attr("childclass").unwrap_or(&p.class).to_string();
+        if !p.src.defaults.has(&class) {
+            return Err(e.err(format!("unknown default class '{class}'")));
+        }
+        let mut pending = Vec::new();
+        self.walk(p.src, e, id, Frame::IDENTITY, &class, &p.suffix, &p.prefix, subs, &mut pending, attached)?;
+        if mocap && !self.bodies[id].joints.is_empty() {
+            return Err(e.err("a mocap body cannot have joints"));
+        }
+        self.visit_pending(pending, subs, attached)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk<'s>(
+        &mut self,
+        src: &'s Source,
+        container: &'s Elem,
+        body: usize,
+        frame: Frame,
+        class: &str,
+        suffix: &str,
+        prefix: &str,
+        subs: &'s HashMap<String, Source>,
+        pending: &mut Vec<Pending<'s>>,
+        attached: &mut Vec<String>,
+    ) -> Result<()> {
+        for c in &container.children {
+            match c.name.as_str() {
+                "geom" => {
+                    let g = self.read_geom(src, c, frame, class_of(c, class), suffix, prefix)?;
+                    self.bodies[body].geoms.push(g);
+                }
+                "joint" | "freejoint" => {
+                    if body == 0 {
+                        return Err(c.err("joints cannot be added to the world body"));
+                    }
+                    let j = self.read_joint(src, c, class_of(c, class), suffix, prefix)?;
+                    self.bodies[body].joints.push(j);
+                }
+                "inertial" => {
+                    let f = read_frame(c, &src.settings.angles)?;
+                    let mass = c.number("mass")?.ok_or_else(|| c.err("inertial requires 'mass'"))?;
+                    let mut quat = f.quat;
+                    if let Some(fi) = c.array::<6>("fullinertia")? {
+                        let m = collide::math::mat_from_rows([fi[0], fi[3], fi[4]], [fi[3], fi[1], fi[5]], [fi[4], fi[5], fi[2]]);
+                        let (_, q) = eig3(&m);
+                        quat = normalize_quat(mul_quat(quat, q));
+                    }
+                    self.bodies[body].inertial = Some((f.pos, quat, mass));
+                }
+                "body" => {
+                    pending.push(Pending {
+                        src,
+                        parent: body,
+                        elem: c,
+                        frame,
+                        class: class.to_string(),
+                        suffix: suffix.to_string(),
+                        prefix: prefix.to_string(),
+                    });
+                }
+                "frame" => {
+                    let f = frame.compose(read_frame(c, &src.settings.angles)?);
+                    let cc = c.attr("childclass").unwrap_or(class);
+                    if !src.defaults.has(cc) {
+                        return Err(c.err(format!("unknown default class '{cc}'")));
+                    }
+                    self.walk(src, c, body, f, cc, suffix, prefix, subs, pending, attached)?;
+                }
+                "replicate" => {
+                    let count = c.int("count")?.ok_or_else(|| c.err("replicate requires 'count'"))?;
+                    if !(1..=100_000).contains(&count) {
+                        return Err(c.err("replicate count must be between 1 and 100000"));
+                    }
+                    let count = count as usize;
+                    let offset = c.vec3("offset")?.unwrap_or(DVec3::ZERO);
+                    let rot = match c.array::<3>("euler")? {
+                        Some(_) => read_orientation(c, &src.settings.angles)?.unwrap_or(DQuat::IDENTITY),
+                        None => DQuat::IDENTITY,
+                    };
+                    let sep = c.attr("sep").unwrap_or("");
+                    let mut step = Frame::IDENTITY;
+                    for i in 0..count {
+                        let s = format!("{suffix}{}", replicate_suffix(sep, i, count));
+                        self.walk(src, c, body, frame.compose(step), class, &s, prefix, subs, pending, attached)?;
+                        step = Frame {
+                            pos: step.pos + rot_vec_quat(offset, step.quat),
+                            quat: normalize_quat(mul_quat(step.quat, rot)),
+                        };
+                    }
+                }
+                "attach" => self.attach(c, body, frame, subs, pending, attached)?,
+                "flexcomp" | "composite" | "flex" | "skin" => {
+                    return Err(c.err(format!("<{}> is not supported (deformable bodies)", c.name)));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn attach<'s>(
+        &mut self,
+        c: &'s Elem,
+        body: usize,
+        frame: Frame,
+        subs: &'s HashMap<String, Source>,
+        pending: &mut Vec<Pending<'s>>,
+        attached: &mut Vec<String>,
+    ) -> Result<()> {
+        let model = c.attr("model").ok_or_else(|| c.err("attach requires 'model'"))?;
+        let prefix = c.attr("prefix").unwrap_or("").to_string();
+        let sub = subs.get(model).ok_or_else(|| c.err(format!("unknown model '{model}'")))?;
+        if !attached.contains(&prefix) {
+            attached.push(prefix.clone());
+            self.compile_assets(sub, &prefix)?;
+        }
+        let f = frame.compose(read_frame(c, &AngleSettings::default())?);
+        match c.attr("body") {
+            Some(bname) => {
+                let target = sub
+                    .sections("worldbody")
+                    .flat_map(find_bodies)
+                    .find(|b| b.attr("name") == Some(bname))
+                    .ok_or_else(|| c.err(format!("model '{model}' has no body '{bname}'")))?;
+                pending.push(Pending { src: sub, parent: body, elem: target, frame: f, class: MAIN.into(), suffix: String::new(), prefix });
+            }
+            None => {
+                for wb in sub.sections("worldbody") {
+                    self.walk(sub, wb, body, f, MAIN, "", &prefix, subs, pending, attached)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_joint(&self, src: &Source, c: &Elem, class: &str, suffix: &str, prefix: &str) -> Result<JointB> {
+        let name = c.attr("name").map(|n| format!("{prefix}{n}{suffix}")).unwrap_or_default();
+        if c.name == "freejoint" {
+            let align = match c.attr("align") {
+                None | Some("auto") => None,
+                Some(_) => c.boolean("align")?,
+            };
+            return Ok(JointB { name, t: JointType::Free, pos: DVec3::ZERO, axis: DVec3::Z, reference: 0.0, align });
+        }
+        let r = src.defaults.layers("joint", class, c)?;
+        let t = match r.keyword("type", &["free", "ball", "slide", "hinge"])? {
+            Some(0) => JointType::Free,
+            Some(1) => JointType::Ball,
+            Some(2) => JointType::Slide,
+            _ => JointType::Hinge,
+        };
+        let pos = r.vec3("pos")?.unwrap_or(DVec3::ZERO);
+        let axis = r.vec3("axis")?.unwrap_or(DVec3::Z);
+        let n = axis.length();
+        if n < 1e-10 && matches!(t, JointType::Hinge | JointType::Slide) {
+            return Err(c.err("joint axis has zero norm"));
+        }
+        let axis = if n < 1e-10 { DVec3::Z } else { axis / n };
+        let mut reference = r.number("ref")?.unwrap_or(0.0);
+        if t == JointType::Hinge {
+            reference = src.settings.angles.to_rad(reference);
+        }
+        Ok(JointB { name, t, pos, axis, reference, align: None })
+    }
+
+    fn read_geom(&self, src: &Source, c: &Elem, frame: Frame, class: &str, suffix: &str, prefix: &str) -> Result<GeomB> {
+        let r = src.defaults.layers("geom", class, c)?;
+        let tname = r.raw("type").unwrap_or("sphere").trim();
+        let t = match GeomType::from_name(tname) {
+            Some(t) => t,
+            None if tname == "sdf" => return Err(c.err("sdf geoms are not supported")),
+            None => return Err(c.err(format!("unknown geom type '{tname}'"))),
+        };
+        let name = c.attr("name").map(|n| format!("{prefix}{n}{suffix}")).unwrap_or_default();
+        let mut size = [0.0; 3];
+        r.partial("size", &mut size)?;
+        let mut size = DVec3::from_array(size);
+        let mut local = read_frame(&r, &src.settings.angles)?;
+
+        if let Some(ft) = r.array::<6>("fromto")? {
+            if !matches!(t, GeomType::Capsule | GeomType::Cylinder | GeomType::Box | GeomType::Ellipsoid) {
+                return Err(c.err(format!("fromto is not allowed for {} geoms", t.name())));
+            }
+            if r.own("pos") && local.pos != DVec3::ZERO {
+                return Err(c.err("fromto cannot be combined with a nonzero pos"));
+            }
+            let (p, q, s) = geom::apply_fromto(t, ft, size).ok_or_else(|| c.err("fromto points coincide"))?;
+            local = Frame { pos: p, quat: q };
+            size = s;
+        }
+
+        // mesh or hfield reference
+        let mut dataid = None;
+        let mut mesh_frame = None;
+        if let Some(mname) = r.raw("mesh").filter(|_| !matches!(t, GeomType::HField | GeomType::Plane)) {
+            let full = format!("{prefix}{mname}");
+            let id = *self.mesh_ids.get(&full).ok_or_else(|| c.err(format!("unknown mesh '{mname}'")))?;
+            let mesh = &self.model.mesh[id];
+            let mut mf = Frame { pos: mesh.pos, quat: mesh.quat };
+            if t == GeomType::Mesh {
+                dataid = Some(id);
+                size = geom::mesh_size(mesh);
+            } else {
+                let fitscale = r.number("fitscale")?.unwrap_or(1.0);
+                let (s, centre) = geom::fit_to_mesh(t, mesh, src.settings.fitaabb, fitscale);
+                size = s;
+                mf = mf.compose(Frame { pos: centre, quat: DQuat::IDENTITY });
+            }
+            mesh_frame = Some(mf);
+        } else if t == GeomType::Mesh {
+            return Err(c.err("mesh geom requires the attribute 'mesh'"));
+        }
+        if t == GeomType::HField {
+            let hname = r.raw("hfield").ok_or_else(|| c.err("hfield geom requires the attribute 'hfield'"))?;
+            let full = format!("{prefix}{hname}");
+            let id = *self.hfield_ids.get(&full).ok_or_else(|| c.err(format!("unknown hfield '{hname}'")))?;
+            let s = self.model.hfield[id].size;
+            size = DVec3::new(s[0], s[1], 0.25 * s[2] + 0.5 * s[3]);
+            dataid = Some(id);
+        }
+        for i in 0..geom::required_sizes(t) {
+            if size[i] <= 0.0 {
+                return Err(c.err(format!("size[{i}] must be positive for a {} geom, got {}", t.name(), size[i])));
+            }
+        }
+
+        let mut placed = frame.compose(local);
+        if let Some(mf) = mesh_frame {
+            placed = placed.compose(mf);
+        }
+
+        let mut friction = [1.0, 0.005, 0.0001];
+        r.partial("friction", &mut friction)?;
+        let mut solref = [0.02, 1.0];
+        r.partial("solref", &mut solref)?;
+        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+        r.partial("solimp", &mut solimp)?;
+        let int = |key: &str, default: i64| -> Result<i64> { Ok(r.int(key)?.unwrap_or(default)) };
+        let condim = int("condim", 3)?;
+        if ![1, 3, 4, 6].contains(&condim) {
+            return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
+        }
+        let mesh = dataid.filter(|_| t == GeomType::Mesh).map(|i| &self.model.mesh[i]);
+        let (volume, inertia) = geom::mass_properties(t, size, mesh);
+        let mass = match r.number("mass")? {
+            Some(m) => m,
+            None => r.number("density")?.unwrap_or(1000.0) * volume,
+        };
+        Ok(GeomB {
+            name,
+            t,
+            dataid,
+            size,
+            pos: placed.pos,
+            quat: placed.quat,
+            contype: int("contype", 1)? as u32,
+            conaffinity: int("conaffinity", 1)? as u32,
+            condim: condim as u32,
+            priority: int("priority", 0)? as i32,
+            friction: DVec3::from_array(friction),
+            solmix: r.number("solmix")?.unwrap_or(1.0),
+            solref,
+            solimp,
+            margin: r.number("margin")?.unwrap_or(0.0),
+            gap: r.number("gap")?.unwrap_or(0.0),
+            adhesion: r.number("adhesion")?.unwrap_or(0.0),
+            mass,
+            inertia,
+        })
+    }
+
+    /// Merges joint-less, non-mocap bodies into their parents (`compiler/@fusestatic`).
+    fn fuse_static(&mut self, main: &Source) {
+        let referenced = referenced_names(&main.root);
+        let n = self.bodies.len();
+        // new index of each body, and the frame of each fused body in its surviving ancestor
+        let mut keep = vec![true; n];
+        for b in 1..n {
+            let body = &self.bodies[b];
+            if body.joints.is_empty() && !body.mocap && !referenced.contains(&body.name) {
+                keep[b] = false;
+            }
+        }
+        // process in order: a fused body's geoms move to its parent (already relocated)
+        for b in 1..n {
+            if keep[b] {
+                continue;
+            }
+            let parent = self.bodies[b].parent;
+            let f = self.bodies[b].frame;
+            let geoms = std::mem::take(&mut self.bodies[b].geoms);
+            for mut g in geoms {
+                let gf = f.compose(Frame { pos: g.pos, quat: g.quat });
+                g.pos = gf.pos;
+                g.quat = gf.quat;
+                self.bodies[parent].geoms.push(g);
+            }
+            // children re-parented with composed frames
+            for c in b + 1..n {
+                if self.bodies[c].parent == b {
+                    self.bodies[c].parent = parent;
+                    self.bodies[c].frame = f.compose(self.bodies[c].frame);
+                }
+            }
+        }
+        let mut newid = vec![0usize; n];
+        let mut out = Vec::new();
+        for (b, body) in std::mem::take(&mut self.bodies).into_iter().enumerate() {
+            if b == 0 || keep[b] {
+                newid[b] = out.len();
+                out.push(body);
+            }
+        }
+        for body in &mut out {
+            body.parent = newid[body.parent];
+        }
+        self.bodies = out;
+    }
+
+    /// Flattens the bodies into the model arrays and computes derived data.
+    fn finish(&mut self, main: &Source) -> Result<()> {
+        let nb = self.bodies.len();
+        let mut geom_names: HashMap<String, usize> = HashMap::new();
+        let mut body_names: HashMap<String, usize> = HashMap::new();
+        let alignfree = main.settings.alignfree;
+        let mut qpos0 = Vec::new();
+        let mut nmocap = 0;
+        let bodies = std::mem::take(&mut self.bodies);
+        let m = &mut self.model;
+        for (b, body) in bodies.into_iter().enumerate() {
+            if !body.name.is_empty() && body_names.insert(body.name.clone(), b).is_some() {
+                return Err(MjcfError::new(body.loc.clone(), format!("repeated body name '{}'", body.name)));
+            }
+            let mut frame = body.frame;
+
+            // inertial frame: explicit, or from geoms
+            let from_geoms = match main.settings.inertiafromgeom {
+                InertiaFromGeom::True => true,
+                InertiaFromGeom::False => false,
+                InertiaFromGeom::Auto => body.inertial.is_none(),
+            };
+            let (mut ipos, mut iquat, mass) = if from_geoms {
+                inertia_from_geoms(&body.geoms)
+            } else {
+                body.inertial.unwrap_or((DVec3::ZERO, DQuat::IDENTITY, 0.0))
+            };
+
+            let mut geoms = body.geoms;
+            let is_free = body.joints.len() == 1 && body.joints[0].t == JointType::Free;
+            if is_free && body.joints[0].align.unwrap_or(alignfree) {
+                // move the body frame onto the inertial frame
+                let shift = Frame { pos: ipos, quat: iquat };
+                frame = frame.compose(shift);
+                let inv_q = iquat.conjugate();
+                for g in &mut geoms {
+                    g.pos = rot_vec_quat(g.pos - ipos, inv_q);
+                    g.quat = normalize_quat(mul_quat(inv_q, g.quat));
+                }
+                ipos = DVec3::ZERO;
+                iquat = DQuat::IDENTITY;
+            }
+
+            m.body_name.push(body.name);
+            m.body_parentid.push(body.parent);
+            m.body_pos.push(frame.pos);
+            m.body_quat.push(frame.quat);
+            m.body_ipos.push(ipos);
+            m.body_iquat.push(iquat);
+            m.body_mass.push(mass);
+            m.body_mocapid.push(if body.mocap {
+                nmocap += 1;
+                Some(nmocap - 1)
+            } else {
+                None
+            });
+            m.body_jntadr.push(m.jnt_type.len());
+            m.body_jntnum.push(body.joints.len());
+            m.body_dofnum.push(body.joints.iter().map(|j| j.t.nv()).sum());
+            for j in body.joints {
+                m.jnt_name.push(j.name);
+                m.jnt_type.push(j.t);
+                m.jnt_bodyid.push(b);
+                m.jnt_qposadr.push(qpos0.len());
+                m.jnt_pos.push(j.pos);
+                m.jnt_axis.push(j.axis);
+                match j.t {
+                    JointType::Free => {
+                        qpos0.extend(frame.pos.to_array());
+                        qpos0.extend(collide::math::quat_to_wxyz(frame.quat));
+                    }
+                    JointType::Ball => qpos0.extend([1.0, 0.0, 0.0, 0.0]),
+                    JointType::Slide | JointType::Hinge => qpos0.push(j.reference),
+                }
+            }
+            m.body_geomadr.push(m.geom_type.len());
+            m.body_geomnum.push(geoms.len());
+            let (mut ct, mut ca, mut margin) = (0u32, 0u32, 0.0f64);
+            for g in geoms {
+                let gid = m.geom_type.len();
+                if !g.name.is_empty() && geom_names.insert(g.name.clone(), gid).is_some() {
+                    return Err(MjcfError::new(body.loc.clone(), format!("repeated geom name '{}'", g.name)));
+                }
+                ct |= g.contype;
+                ca |= g.conaffinity;
+                margin = margin.max(g.margin + g.gap);
+                let mesh = g.dataid.filter(|_| g.t == GeomType::Mesh).map(|i| &m.mesh[i]);
+                let hf = g.dataid.filter(|_| g.t == GeomType::HField).map(|i| &m.hfield[i]);
+                m.geom_rbound.push(geom::rbound(g.t, g.size, mesh, hf));
+                m.geom_aabb.push(geom::aabb(g.t, g.size, mesh, hf));
+                m.geom_name.push(g.name);
+                m.geom_type.push(g.t);
+                m.geom_bodyid.push(b);
+                m.geom_dataid.push(g.dataid);
+                m.geom_size.push(g.size);
+                m.geom_pos.push(g.pos);
+                m.geom_quat.push(g.quat);
+                m.geom_contype.push(g.contype);
+                m.geom_conaffinity.push(g.conaffinity);
+                m.geom_condim.push(g.condim);
+                m.geom_priority.push(g.priority);
+                m.geom_friction.push(g.friction);
+                m.geom_solmix.push(g.solmix);
+                m.geom_solref.push(g.solref);
+                m.geom_solimp.push(g.solimp);
+                m.geom_margin.push(g.margin);
+                m.geom_gap.push(g.gap);
+                m.geom_adhesion.push(g.adhesion);
+            }
+            m.body_contype.push(ct);
+            m.body_conaffinity.push(ca);
+            m.body_margin.push(margin);
+        }
+        m.qpos0 = qpos0;
+
+        // planes only in static or mocap weld groups
+        // weld ids, root ids
+        m.body_weldid = vec![0; nb];
+        m.body_rootid = vec![0; nb];
+        for b in 1..nb {
+            let p = m.body_parentid[b];
+            m.body_weldid[b] = if m.body_jntnum[b] > 0 || m.body_mocapid[b].is_some() { b } else { m.body_weldid[p] };
+            m.body_rootid[b] = if p == 0 { b } else { m.body_rootid[p] };
+        }
+        for g in 0..m.ngeom() {
+            let w = m.body_weldid[m.geom_bodyid[g]];
+            if m.geom_type[g] == GeomType::Plane && w != 0 && m.body_mocapid[w].is_none() {
+                let b = m.geom_bodyid[g];
+                return Err(MjcfError::new(
+                    Location { file: main.root.file.to_string(), line: 0, element: format!("geom {g} (body '{}')", m.body_name[b]) },
+                    "plane geoms can only be attached to static or mocap bodies",
+                ));
+            }
+        }
+
+        self.read_contacts(main, &geom_names, &body_names)?;
+        self.read_keyframes(main)?;
+        Ok(())
+    }
+
+    fn read_contacts(&mut self, src: &Source, geoms: &HashMap<String, usize>, bodies: &HashMap<String, usize>) -> Result<()> {
+        let m = &mut self.model;
+        let mut pairs: Vec<(u32, usize)> = Vec::new();
+        let mut excludes = Vec::new();
+        for contact in src.sections("contact") {
+            for c in &contact.children {
+                match c.name.as_str() {
+                    "pair" => {
+                        let r: Resolved = src.defaults.layers("pair", class_of(c, MAIN), c)?;
+                        let g = |key: &str| -> Result<usize> {
+                            let n = c.attr(key).ok_or_else(|| c.err(format!("pair requires '{key}'")))?;
+                            geoms.get(n).copied().ok_or_else(|| c.err(format!("unknown geom '{n}'")))
+                        };
+                        let (mut g1, mut g2) = (g("geom1")?, g("geom2")?);
+                        if m.geom_bodyid[g1] > m.geom_bodyid[g2] {
+                            std::mem::swap(&mut g1, &mut g2);
+                        }
+                        let sig = ((m.geom_bodyid[g1] as u32) << 16) + m.geom_bodyid[g2] as u32;
+                        let condim = r.int("condim")?.unwrap_or(3);
+                        if ![1, 3, 4, 6].contains(&condim) {
+                            return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
+                        }
+                        let mut friction = [1.0, 1.0, 0.005, 0.0001, 0.0001];
+                        r.partial("friction", &mut friction)?;
+                        let mut solref = [0.02, 1.0];
+                        r.partial("solref", &mut solref)?;
+                        let mut solreffriction = [0.0, 0.0];
+                        r.partial("solreffriction", &mut solreffriction)?;
+                        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+                        r.partial("solimp", &mut solimp)?;
+                        pairs.push((sig, m.pair_geom1.len()));
+                        m.pair_geom1.push(g1);
+                        m.pair_geom2.push(g2);
+                        m.pair_signature.push(sig);
+                        m.pair_dim.push(condim as u32);
+                        m.pair_friction.push(friction);
+                        m.pair_solref.push(solref);
+                        m.pair_solreffriction.push(solreffriction);
+                        m.pair_solimp.push(solimp);
+                        m.pair_margin.push(r.number("margin")?.unwrap_or(0.0));
+                        m.pair_gap.push(r.number("gap")?.unwrap_or(0.0));
+                        m.pair_adhesion.push(r.number("adhesion")?.unwrap_or(0.0));
+                    }
+                    "exclude" => {
+                        let b = |key: &str| -> Result<usize> {
+                            let n = c.attr(key).ok_or_else(|| c.err(format!("exclude requires '{key}'")))?;
+                            bodies.get(n).copied().ok_or_else(|| c.err(format!("unknown body '{n}'")))
+                        };
+                        let (b1, b2) = (b("body1")?, b("body2")?);
+                        let (lo, hi) = (b1.min(b2), b1.max(b2));
+                        excludes.push(((lo as u32) << 16) + hi as u32);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // stable sort of pairs by signature
+        pairs.sort_by_key(|&(sig, _)| sig);
+        let order: Vec<usize> = pairs.iter().map(|&(_, i)| i).collect();
+        fn permute<T: Clone>(v: &mut Vec<T>, order: &[usize]) {
+            *v = order.iter().map(|&i| v[i].clone()).collect();
+        }
+        permute(&mut m.pair_geom1, &order);
+        permute(&mut m.pair_geom2, &order);
+        permute(&mut m.pair_signature, &order);
+        permute(&mut m.pair_dim, &order);
+        permute(&mut m.pair_friction, &order);
+        permute(&mut m.pair_solref, &order);
+        permute(&mut m.pair_solreffriction, &order);
+        permute(&mut m.pair_solimp, &order);
+        permute(&mut m.pair_margin, &order);
+        permute(&mut m.pair_gap, &order);
+        permute(&mut m.pair_adhesion, &order);
+        excludes.sort();
+        m.exclude_signature = excludes;
+        Ok(())
+    }
+
+    fn read_keyframes(&mut self, src: &Source) -> Result<()> {
+        let m = &mut self.model;
+        let (mpos0, mquat0) = m.mocap_defaults();
+        for kf in src.sections("keyframe") {
+            for k in kf.children_named("key") {
+                let qpos = match k.numbers("qpos")? {
+                    Some(q) if q.len() == m.nq() => q,
+                    Some(q) => return Err(k.err(format!("qpos has {} values, the model has nq = {}", q.len(), m.nq()))),
+                    None => m.qpos0.clone(),
+                };
+                let mpos = match k.numbers("mpos")? {
+                    Some(v) if v.len() == 3 * mpos0.len() => v.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect(),
+                    Some(v) => return Err(k.err(format!("mpos has {} values, expected {}", v.len(), 3 * mpos0.len()))),
+                    None => mpos0.clone(),
+                };
+                let mquat = match k.numbers("mquat")? {
+                    Some(v) if v.len() == 4 * mquat0.len() => {
+                        v.chunks_exact(4).map(|c| normalize_quat(quat_wxyz(c[0], c[1], c[2], c[3]))).collect()
+                    }
+                    Some(v) => return Err(k.err(format!("mquat has {} values, expected {}", v.len(), 4 * mquat0.len()))),
+                    None => mquat0.clone(),
+                };
+                m.key_name.push(k.attr("name").unwrap_or("").to_string());
+                m.key_qpos.push(qpos);
+                m.key_mpos.push(mpos);
+                m.key_mquat.push(mquat);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn find_bodies(e: &Elem) -> Vec<&Elem> {
+    let mut out = Vec::new();
+    for c in &e.children {
+        if c.name == "body" {
+            out.push(c);
+        }
+        if matches!(c.name.as_str(), "body" | "frame" | "replicate") {
+            out.extend(find_bodies(c));
+        }
+    }
+    out
+}
+
+/// Every attribute value used outside `<worldbody>` (names that keep bodies from being fused).
+fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
+    fn collect(e: &Elem, out: &mut std::collections::HashSet<String>) {
+        for (_, v) in &e.attrs {
+            out.insert(v.clone());
+        }
+        for c in &e.children {
+            collect(c, out);
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for c in root.children.iter().filter(|c| c.name != "worldbody") {
+        collect(c, &mut out);
+    }
+    out
+}
+
+/// Mass-weighted inertial frame of a body's geoms: (pos, quat, mass).
+fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
+    let mass: f64 = geoms.iter().map(|g| g.mass).sum();
+    if mass < collide::math::MINVAL {
+        return (DVec3::ZERO, DQuat::IDENTITY, 0.0);
+    }
+    let com = geoms.iter().map(|g| g.pos * g.mass).sum::<DVec3>() / mass;
+    let mut tensor = DMat3::ZERO;
+    for g in geoms {
+        let r = quat_to_mat(g.quat);
+        let local = DMat3::from_diagonal(g.inertia * g.mass);
+        let d = g.pos - com;
+        tensor += r * local * r.transpose()
+            + g.mass * (DMat3::from_diagonal(DVec3::splat(d.length_squared())) - outer(d, d));
+    }
+    let (_, q) = eig3(&tensor);
+    (com, q, mass)
+}
+
+fn outer(a: DVec3, b: DVec3) -> DMat3 {
+    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
+}

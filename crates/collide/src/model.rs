@@ -1,0 +1,431 @@
+//! The compiled model: struct-of-arrays, numbered exactly as MuJoCo numbers it.
+//!
+//! Bodies are in depth-first order (body 0 is the world), geoms in document order within
+//! their body, joints in document order. All frames are relative to the parent body, with the
+//! mesh frame (centre of mass and principal axes) already folded into mesh geoms, as in
+//! MuJoCo's `mjModel`.
+
+use glam::{DQuat, DVec3};
+
+/// Geometry type, numbered as MuJoCo's `mjtGeom` (the numbering orders contact pairs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum GeomType {
+    /// Infinite plane; its normal is the geom's local +z.
+    Plane = 0,
+    /// Height field, see [`HField`].
+    HField = 1,
+    /// Sphere of radius `size[0]`.
+    Sphere = 2,
+    /// Capsule of radius `size[0]` and half-length `size[1]` along local z.
+    Capsule = 3,
+    /// Ellipsoid with semi-axes `size`.
+    Ellipsoid = 4,
+    /// Cylinder of radius `size[0]` and half-height `size[1]` along local z.
+    Cylinder = 5,
+    /// Box with half-sizes `size`.
+    Box = 6,
+    /// Mesh, see [`Mesh`]; collides as its convex hull.
+    Mesh = 7,
+}
+
+impl GeomType {
+    /// All types, in `mjtGeom` order.
+    pub const ALL: [GeomType; 8] = [
+        GeomType::Plane,
+        GeomType::HField,
+        GeomType::Sphere,
+        GeomType::Capsule,
+        GeomType::Ellipsoid,
+        GeomType::Cylinder,
+        GeomType::Box,
+        GeomType::Mesh,
+    ];
+
+    /// MJCF name of the type (`"box"`, `"hfield"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            GeomType::Plane => "plane",
+            GeomType::HField => "hfield",
+            GeomType::Sphere => "sphere",
+            GeomType::Capsule => "capsule",
+            GeomType::Ellipsoid => "ellipsoid",
+            GeomType::Cylinder => "cylinder",
+            GeomType::Box => "box",
+            GeomType::Mesh => "mesh",
+        }
+    }
+
+    /// Parses an MJCF type name; `None` for unknown names (and for `sdf`).
+    pub fn from_name(s: &str) -> Option<GeomType> {
+        GeomType::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+/// Joint type, numbered as MuJoCo's `mjtJoint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum JointType {
+    /// Six dofs; qpos = position (3) then unit quaternion (4, w first).
+    Free = 0,
+    /// Three rotational dofs; qpos = unit quaternion (4, w first).
+    Ball = 1,
+    /// Translation along the joint axis; qpos = displacement (1).
+    Slide = 2,
+    /// Rotation about the joint axis through the joint position; qpos = angle in radians (1).
+    Hinge = 3,
+}
+
+impl JointType {
+    /// Number of `qpos` entries of the joint.
+    pub fn nq(self) -> usize {
+        match self {
+            JointType::Free => 7,
+            JointType::Ball => 4,
+            JointType::Slide | JointType::Hinge => 1,
+        }
+    }
+    /// Number of degrees of freedom of the joint.
+    pub fn nv(self) -> usize {
+        match self {
+            JointType::Free => 6,
+            JointType::Ball => 3,
+            JointType::Slide | JointType::Hinge => 1,
+        }
+    }
+}
+
+/// Disable flags (`option/flag`, MuJoCo's `mjtDisableBit`), bit positions as in 4.0.0.
+pub mod disable {
+    /// Contacts and other constraints.
+    pub const CONSTRAINT: u32 = 1 << 0;
+    /// Equality constraints.
+    pub const EQUALITY: u32 = 1 << 1;
+    /// Joint and tendon friction loss.
+    pub const FRICTIONLOSS: u32 = 1 << 2;
+    /// Joint and tendon limits.
+    pub const LIMIT: u32 = 1 << 3;
+    /// Contacts.
+    pub const CONTACT: u32 = 1 << 4;
+    /// Spring forces.
+    pub const SPRING: u32 = 1 << 5;
+    /// Damping forces.
+    pub const DAMPER: u32 = 1 << 6;
+    /// Gravity.
+    pub const GRAVITY: u32 = 1 << 7;
+    /// Clamping of controls.
+    pub const CLAMPCTRL: u32 = 1 << 8;
+    /// Solver warm start.
+    pub const WARMSTART: u32 = 1 << 9;
+    /// Parent–child body filtering of contacts.
+    pub const FILTERPARENT: u32 = 1 << 10;
+    /// Actuation.
+    pub const ACTUATION: u32 = 1 << 11;
+    /// Reference acceleration.
+    pub const REFSAFE: u32 = 1 << 12;
+    /// Sensors.
+    pub const SENSOR: u32 = 1 << 13;
+    /// The body BVH mid phase.
+    pub const MIDPHASE: u32 = 1 << 14;
+    /// Euler damping.
+    pub const EULERDAMP: u32 = 1 << 15;
+    /// Automatic reset on divergence.
+    pub const AUTORESET: u32 = 1 << 16;
+    /// MuJoCo's native convex collider (off = libccd MPR).
+    pub const NATIVECCD: u32 = 1 << 17;
+    /// Island discovery.
+    pub const ISLAND: u32 = 1 << 18;
+    /// Multi-point convex contacts.
+    pub const MULTICCD: u32 = 1 << 19;
+}
+
+/// Enable flags (`option/flag`, MuJoCo's `mjtEnableBit`), bit positions as in 4.0.0.
+pub mod enable {
+    /// Contact override (`o_margin`, `o_solref`, `o_solimp`, `o_friction`).
+    pub const OVERRIDE: u32 = 1 << 0;
+    /// Energy computation.
+    pub const ENERGY: u32 = 1 << 1;
+    /// Forward/inverse comparison.
+    pub const FWDINV: u32 = 1 << 2;
+    /// Discrete-time inverse dynamics.
+    pub const INVDISCRETE: u32 = 1 << 3;
+    /// Sleeping (hibernation).
+    pub const SLEEP: u32 = 1 << 4;
+    /// Exact diagonal approximation.
+    pub const DIAGEXACT: u32 = 1 << 5;
+    /// Incremental potential contact.
+    pub const IPC: u32 = 1 << 6;
+    /// Speculative contacts.
+    pub const SPECULATIVE: u32 = 1 << 7;
+}
+
+/// Simulation options that affect collision (`<option>`), with MuJoCo's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Override margin (used when [`enable::OVERRIDE`] is set).
+    pub o_margin: f64,
+    /// Override solref.
+    pub o_solref: [f64; 2],
+    /// Override solimp.
+    pub o_solimp: [f64; 5],
+    /// Override friction (5 coefficients).
+    pub o_friction: [f64; 5],
+    /// Maximum iterations of the convex solver.
+    pub ccd_iterations: usize,
+    /// Convergence tolerance of the convex solver.
+    pub ccd_tolerance: f64,
+    /// SDF solver iterations.
+    pub sdf_iterations: usize,
+    /// SDF solver starting points.
+    pub sdf_initpoints: usize,
+    /// Velocity below which a tree may sleep.
+    pub sleep_tolerance: f64,
+    /// Disable bits, see [`disable`].
+    pub disableflags: u32,
+    /// Enable bits, see [`enable`].
+    pub enableflags: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            o_margin: 0.0,
+            o_solref: [0.02, 1.0],
+            o_solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            o_friction: [1.0, 1.0, 0.005, 0.0001, 0.0001],
+            ccd_iterations: 35,
+            ccd_tolerance: 1e-6,
+            sdf_iterations: 10,
+            sdf_initpoints: 40,
+            sleep_tolerance: 1e-3,
+            disableflags: 0,
+            enableflags: 0,
+        }
+    }
+}
+
+/// A compiled mesh: vertices in the mesh's own frame (centre of mass at the origin, principal
+/// axes along x, y, z), rounded to `f32` as MuJoCo stores them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// Asset name.
+    pub name: String,
+    /// Vertices in the mesh frame (values are exactly representable as `f32`).
+    pub vert: Vec<DVec3>,
+    /// Triangles, counter-clockwise seen from outside.
+    pub face: Vec<[u32; 3]>,
+    /// Position of the mesh frame in the asset's coordinates (after `scale`, `refpos`, `refquat`).
+    pub pos: DVec3,
+    /// Orientation of the mesh frame in the asset's coordinates.
+    pub quat: DQuat,
+    /// Axis-aligned bounds of the vertices in the mesh frame: `[min x, min y, min z, max x, max y, max z]`.
+    pub aamm: [f64; 6],
+    /// Half-sizes of the box with the same inertia (used to fit primitives to meshes).
+    pub boxsz: DVec3,
+    /// Volume (or area for shell inertia) used for mass computation.
+    pub volume: f64,
+    /// Principal moments of inertia per unit density, in decreasing order.
+    pub inertia: DVec3,
+}
+
+/// A compiled height field over the geom's x–y plane.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HField {
+    /// Asset name.
+    pub name: String,
+    /// `[x half-extent, y half-extent, elevation z, base z]`, all positive.
+    pub size: [f64; 4],
+    /// Number of rows (along y; row 0 is at −y).
+    pub nrow: usize,
+    /// Number of columns (along x).
+    pub ncol: usize,
+    /// Normalized elevations in [0, 1], row-major, `nrow * ncol` values.
+    pub data: Vec<f32>,
+}
+
+/// The compiled model. Every `Vec` named `body_*`, `jnt_*`, `geom_*`, `pair_*` has one entry per
+/// body, joint, geom or pair.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Collision options.
+    pub opt: Options,
+
+    /// Body names (empty string when unnamed; body 0 is `"world"`).
+    pub body_name: Vec<String>,
+    /// Parent body (the world is its own parent).
+    pub body_parentid: Vec<usize>,
+    /// Root of the body's weld group: the nearest ancestor-or-self with joints or mocap; 0 = world.
+    pub body_weldid: Vec<usize>,
+    /// Top-level ancestor below the world (0 for the world).
+    pub body_rootid: Vec<usize>,
+    /// First joint of the body.
+    pub body_jntadr: Vec<usize>,
+    /// Number of joints of the body.
+    pub body_jntnum: Vec<usize>,
+    /// Number of degrees of freedom of the body's own joints.
+    pub body_dofnum: Vec<usize>,
+    /// Mocap index, if the body is a mocap body.
+    pub body_mocapid: Vec<Option<usize>>,
+    /// Position relative to the parent body frame.
+    pub body_pos: Vec<DVec3>,
+    /// Orientation relative to the parent body frame.
+    pub body_quat: Vec<DQuat>,
+    /// Position of the inertial frame in the body frame.
+    pub body_ipos: Vec<DVec3>,
+    /// Orientation of the inertial frame in the body frame.
+    pub body_iquat: Vec<DQuat>,
+    /// Body mass.
+    pub body_mass: Vec<f64>,
+    /// First geom of the body.
+    pub body_geomadr: Vec<usize>,
+    /// Number of geoms of the body.
+    pub body_geomnum: Vec<usize>,
+    /// OR of the body's geom contypes.
+    pub body_contype: Vec<u32>,
+    /// OR of the body's geom conaffinities.
+    pub body_conaffinity: Vec<u32>,
+    /// Maximum over the body's geoms of `margin + gap`.
+    pub body_margin: Vec<f64>,
+
+    /// Joint names.
+    pub jnt_name: Vec<String>,
+    /// Joint type.
+    pub jnt_type: Vec<JointType>,
+    /// Body the joint belongs to.
+    pub jnt_bodyid: Vec<usize>,
+    /// First `qpos` entry of the joint.
+    pub jnt_qposadr: Vec<usize>,
+    /// Anchor in the body frame.
+    pub jnt_pos: Vec<DVec3>,
+    /// Unit axis in the body frame.
+    pub jnt_axis: Vec<DVec3>,
+
+    /// Reference configuration (joint `ref` values; identity quaternions; free joints at the body pose).
+    pub qpos0: Vec<f64>,
+
+    /// Geom names.
+    pub geom_name: Vec<String>,
+    /// Geom type.
+    pub geom_type: Vec<GeomType>,
+    /// Body the geom belongs to.
+    pub geom_bodyid: Vec<usize>,
+    /// Mesh id (mesh geoms) or height-field id (hfield geoms).
+    pub geom_dataid: Vec<Option<usize>>,
+    /// Size parameters, see [`GeomType`].
+    pub geom_size: Vec<DVec3>,
+    /// Position in the body frame.
+    pub geom_pos: Vec<DVec3>,
+    /// Orientation in the body frame.
+    pub geom_quat: Vec<DQuat>,
+    /// Bounding-sphere radius about the geom centre (0 for planes).
+    pub geom_rbound: Vec<f64>,
+    /// Local AABB `[centre x, y, z, half x, y, z]` in the geom frame.
+    pub geom_aabb: Vec<[f64; 6]>,
+    /// Contact type bitmask.
+    pub geom_contype: Vec<u32>,
+    /// Contact affinity bitmask.
+    pub geom_conaffinity: Vec<u32>,
+    /// Contact dimensionality (1, 3, 4 or 6).
+    pub geom_condim: Vec<u32>,
+    /// Contact priority.
+    pub geom_priority: Vec<i32>,
+    /// Friction: slide, spin, roll.
+    pub geom_friction: Vec<DVec3>,
+    /// Solver parameter mixing weight.
+    pub geom_solmix: Vec<f64>,
+    /// Solver reference.
+    pub geom_solref: Vec<[f64; 2]>,
+    /// Solver impedance.
+    pub geom_solimp: Vec<[f64; 5]>,
+    /// Detection margin.
+    pub geom_margin: Vec<f64>,
+    /// Inactive part of the margin.
+    pub geom_gap: Vec<f64>,
+    /// Adhesion.
+    pub geom_adhesion: Vec<f64>,
+
+    /// Meshes.
+    pub mesh: Vec<Mesh>,
+    /// Height fields.
+    pub hfield: Vec<HField>,
+
+    /// First geom of each explicit `<pair>` (the one on the lower body id).
+    pub pair_geom1: Vec<usize>,
+    /// Second geom of each explicit pair.
+    pub pair_geom2: Vec<usize>,
+    /// `(body1 << 16) + body2` with `body1 <= body2`; pairs are sorted by it (stable).
+    pub pair_signature: Vec<u32>,
+    /// Contact dimensionality of the pair.
+    pub pair_dim: Vec<u32>,
+    /// Friction (5 coefficients).
+    pub pair_friction: Vec<[f64; 5]>,
+    /// Solver reference.
+    pub pair_solref: Vec<[f64; 2]>,
+    /// Solver reference for friction.
+    pub pair_solreffriction: Vec<[f64; 2]>,
+    /// Solver impedance.
+    pub pair_solimp: Vec<[f64; 5]>,
+    /// Detection margin.
+    pub pair_margin: Vec<f64>,
+    /// Inactive part of the margin.
+    pub pair_gap: Vec<f64>,
+    /// Adhesion.
+    pub pair_adhesion: Vec<f64>,
+
+    /// Excluded body pairs, `(body1 << 16) + body2` with `body1 <= body2`, sorted.
+    pub exclude_signature: Vec<u32>,
+
+    /// Keyframe names.
+    pub key_name: Vec<String>,
+    /// Keyframe `qpos` vectors (`nq` each).
+    pub key_qpos: Vec<Vec<f64>>,
+    /// Keyframe mocap positions (`nmocap` each).
+    pub key_mpos: Vec<Vec<DVec3>>,
+    /// Keyframe mocap orientations (`nmocap` each).
+    pub key_mquat: Vec<Vec<DQuat>>,
+}
+
+impl Model {
+    /// Number of bodies, including the world.
+    pub fn nbody(&self) -> usize {
+        self.body_parentid.len()
+    }
+    /// Number of joints.
+    pub fn njnt(&self) -> usize {
+        self.jnt_type.len()
+    }
+    /// Number of geoms.
+    pub fn ngeom(&self) -> usize {
+        self.geom_type.len()
+    }
+    /// Number of generalized coordinates.
+    pub fn nq(&self) -> usize {
+        self.qpos0.len()
+    }
+    /// Number of degrees of freedom.
+    pub fn nv(&self) -> usize {
+        self.jnt_type.iter().map(|t| t.nv()).sum()
+    }
+    /// Number of mocap bodies.
+    pub fn nmocap(&self) -> usize {
+        self.body_mocapid.iter().filter(|m| m.is_some()).count()
+    }
+    /// Number of explicit contact pairs.
+    pub fn npair(&self) -> usize {
+        self.pair_geom1.len()
+    }
+
+    /// The mocap bodies' model poses, indexed by mocap id (the default `mocap_pos`/`mocap_quat`).
+    pub fn mocap_defaults(&self) -> (Vec<DVec3>, Vec<DQuat>) {
+        let n = self.nmocap();
+        let mut pos = vec![DVec3::ZERO; n];
+        let mut quat = vec![DQuat::IDENTITY; n];
+        for (b, m) in self.body_mocapid.iter().enumerate() {
+            if let Some(m) = *m {
+                pos[m] = self.body_pos[b];
+                quat[m] = self.body_quat[b];
+            }
+        }
+        (pos, quat)
+    }
+}
