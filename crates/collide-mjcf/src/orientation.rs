@@ -121,21 +121,23 @@ fn orientation_of(e: &Elem, key: &str, angles: &AngleSettings) -> Result<DQuat> 
             }
             Ok(z_to_quat(z / n))
         }
-        _ => {
-            let a = e.array::<3>("euler")?.unwrap_or_default();
-            let mut q = DQuat::IDENTITY;
-            for (i, &c) in angles.eulerseq.iter().enumerate() {
-                let axis = match c.to_ascii_lowercase() {
-                    b'x' => DVec3::X,
-                    b'y' => DVec3::Y,
-                    _ => DVec3::Z,
-                };
-                let r = axis_angle_quat(axis, angles.to_rad(a[i]));
-                q = if c.is_ascii_lowercase() { mul_quat(q, r) } else { mul_quat(r, q) };
-            }
-            Ok(normalize_quat(q))
-        }
+        _ => Ok(euler_quat(e.array::<3>("euler")?.unwrap_or_default(), angles)),
     }
+}
+
+/// Quaternion of Euler angles in the model's unit and sequence.
+pub fn euler_quat(a: [f64; 3], angles: &AngleSettings) -> DQuat {
+    let mut q = DQuat::IDENTITY;
+    for (i, &c) in angles.eulerseq.iter().enumerate() {
+        let axis = match c.to_ascii_lowercase() {
+            b'x' => DVec3::X,
+            b'y' => DVec3::Y,
+            _ => DVec3::Z,
+        };
+        let r = axis_angle_quat(axis, angles.to_rad(a[i]));
+        q = if c.is_ascii_lowercase() { mul_quat(q, r) } else { mul_quat(r, q) };
+    }
+    normalize_quat(q)
 }
 
 /// Something that has orientation attributes, possibly through default layers.

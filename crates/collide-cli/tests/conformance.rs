@@ -1,0 +1,37 @@
+//! The model compiler and kinematics against MuJoCo 4.0.0, on every corpus model.
+//! Fixtures come from `conformance/harness.py`; this test needs no Python.
+
+use std::path::PathBuf;
+
+use collide_cli::conformance::{check_corpus, format_table};
+
+fn conformance_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
+}
+
+#[test]
+fn every_corpus_model_matches_mujoco_poses() {
+    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let table = format_table(&reports);
+    println!("{table}");
+    assert!(reports.len() >= 30, "corpus has only {} models", reports.len());
+    let failed: Vec<_> = reports.iter().filter(|r| !r.passed()).map(|r| r.name.as_str()).collect();
+    assert!(failed.is_empty(), "models not matching MuJoCo: {failed:?}\n{table}");
+    let states: usize = reports.iter().map(|r| r.nstates).sum();
+    assert!(states >= 4 * reports.len(), "too few states compared: {states}");
+}
+
+#[test]
+fn corpus_includes_meshes_and_heightfields() {
+    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let mut meshes = 0;
+    let mut hfields = 0;
+    for r in &reports {
+        if let Ok(m) = collide_mjcf::load_file(&r.path) {
+            meshes += usize::from(!m.mesh.is_empty());
+            hfields += usize::from(!m.hfield.is_empty());
+        }
+    }
+    assert!(meshes >= 3, "only {meshes} corpus models with meshes");
+    assert!(hfields >= 2, "only {hfields} corpus models with height fields");
+}

@@ -1,0 +1,161 @@
+//! Bad input gives an error naming the file, line and element; never a panic.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use collide_mjcf::{load_file_with, load_str, FileReader, MjcfError};
+
+/// Serves files from memory.
+struct MemFs(HashMap<PathBuf, Vec<u8>>);
+
+impl FileReader for MemFs {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
+        self.0.get(path).cloned().ok_or_else(|| format!("cannot read {}: no such file", path.display()))
+    }
+}
+
+fn err(xml: &str) -> MjcfError {
+    load_str(xml, ".").expect_err("expected a load error")
+}
+
+#[test]
+fn malformed_xml_names_the_line() {
+    let e = err("<mujoco>\n<worldbody>\n<geom size='1'>\n</worldbody></mujoco>");
+    assert_eq!(e.location.file, "<string>");
+    assert!(e.location.line >= 3, "{e}");
+    assert!(e.message.contains("malformed XML"), "{e}");
+}
+
+#[test]
+fn truncated_file_is_an_error() {
+    let e = err("<mujoco><worldbody><body><geom size=\"0.1\"/></bo");
+    assert!(e.message.contains("malformed XML"), "{e}");
+}
+
+#[test]
+fn missing_mesh_file_names_the_mesh_element() {
+    let xml = "<mujoco>\n<asset>\n<mesh name=\"m\" file=\"nope.stl\"/>\n</asset></mujoco>";
+    let e = load_str(xml, "/nonexistent-dir").expect_err("missing file");
+    assert_eq!(e.location.line, 3, "{e}");
+    assert!(e.location.element.contains("mesh name=\"m\""), "{e}");
+    assert!(e.message.contains("nope.stl"), "{e}");
+}
+
+#[test]
+fn nan_size_is_rejected() {
+    let e = err("<mujoco><worldbody>\n<geom name=\"g\" type=\"box\" size=\"0.1 nan 0.1\"/></worldbody></mujoco>");
+    assert_eq!(e.location.line, 2);
+    assert!(e.location.element.contains("geom name=\"g\""), "{e}");
+    assert!(e.message.contains("not a finite number"), "{e}");
+}
+
+#[test]
+fn infinite_position_is_rejected() {
+    let e = err("<mujoco><worldbody><body pos=\"0 inf 0\"/></worldbody></mujoco>");
+    assert!(e.message.contains("'pos'"), "{e}");
+}
+
+#[test]
+fn bad_number_is_rejected() {
+    let e = err("<mujoco><worldbody><geom size=\"0.1x\"/></worldbody></mujoco>");
+    assert!(e.message.contains("'0.1x' is not a number"), "{e}");
+}
+
+#[test]
+fn unknown_geom_type_is_rejected() {
+    let e = err("<mujoco><worldbody><geom type=\"torus\" size=\"1\"/></worldbody></mujoco>");
+    assert!(e.message.contains("unknown geom type 'torus'"), "{e}");
+}
+
+#[test]
+fn sdf_geoms_are_rejected_clearly() {
+    let e = err("<mujoco><worldbody><geom type=\"sdf\" size=\"1\"/></worldbody></mujoco>");
+    assert!(e.message.contains("sdf"), "{e}");
+}
+
+#[test]
+fn missing_referenced_mesh_is_rejected() {
+    let e = err("<mujoco><worldbody><geom type=\"mesh\" mesh=\"ghost\"/></worldbody></mujoco>");
+    assert!(e.message.contains("unknown mesh 'ghost'"), "{e}");
+}
+
+#[test]
+fn missing_referenced_hfield_is_rejected() {
+    let e = err("<mujoco><worldbody><geom type=\"hfield\" hfield=\"ghost\"/></worldbody></mujoco>");
+    assert!(e.message.contains("unknown hfield 'ghost'"), "{e}");
+}
+
+#[test]
+fn unknown_class_is_rejected() {
+    let e = err("<mujoco><worldbody><geom class=\"nope\" size=\"1\"/></worldbody></mujoco>");
+    assert!(e.message.contains("unknown default class 'nope'"), "{e}");
+}
+
+#[test]
+fn non_positive_size_is_rejected() {
+    let e = err("<mujoco><worldbody><geom type=\"capsule\" size=\"0.1 0\"/></worldbody></mujoco>");
+    assert!(e.message.contains("size[1] must be positive"), "{e}");
+}
+
+#[test]
+fn unknown_pair_geom_is_rejected() {
+    let e = err("<mujoco><worldbody><geom name=\"a\" size=\"1\"/></worldbody><contact><pair geom1=\"a\" geom2=\"b\"/></contact></mujoco>");
+    assert!(e.message.contains("unknown geom 'b'"), "{e}");
+}
+
+#[test]
+fn free_joint_below_top_level_is_rejected() {
+    let e = err("<mujoco><worldbody><body><body><freejoint/><geom size=\"1\"/></body></body></worldbody></mujoco>");
+    assert!(e.message.contains("top-level"), "{e}");
+}
+
+#[test]
+fn plane_in_moving_body_is_rejected() {
+    let e = err("<mujoco><worldbody><body><joint/><geom type=\"plane\" size=\"1 1 1\"/></body></worldbody></mujoco>");
+    assert!(e.message.contains("plane"), "{e}");
+}
+
+#[test]
+fn wrong_keyframe_length_is_rejected() {
+    let e = err("<mujoco><worldbody><body><joint/><geom size=\"1\"/></body></worldbody><keyframe><key qpos=\"1 2\"/></keyframe></mujoco>");
+    assert!(e.message.contains("nq = 1"), "{e}");
+}
+
+#[test]
+fn missing_include_names_the_include() {
+    let fs = MemFs(HashMap::from([(PathBuf::from("m/main.xml"), b"<mujoco>\n  <include file=\"gone.xml\"/>\n</mujoco>".to_vec())]));
+    let e = load_file_with(Path::new("m/main.xml"), &fs).expect_err("missing include");
+    assert_eq!(e.location.file, "m/main.xml");
+    assert_eq!(e.location.line, 2);
+    assert!(e.message.contains("gone.xml"), "{e}");
+}
+
+#[test]
+fn recursive_include_is_an_error() {
+    let fs = MemFs(HashMap::from([(PathBuf::from("a.xml"), b"<mujoco><include file=\"a.xml\"/></mujoco>".to_vec())]));
+    let e = load_file_with(Path::new("a.xml"), &fs).expect_err("recursion");
+    assert!(e.message.contains("include"), "{e}");
+}
+
+#[test]
+fn errors_in_included_files_name_that_file() {
+    let fs = MemFs(HashMap::from([
+        (PathBuf::from("main.xml"), b"<mujoco><include file=\"part.xml\"/></mujoco>".to_vec()),
+        (PathBuf::from("part.xml"), b"<mujoco>\n<worldbody>\n<geom size=\"-1\"/></worldbody></mujoco>".to_vec()),
+    ]));
+    let e = load_file_with(Path::new("main.xml"), &fs).expect_err("bad size");
+    assert_eq!(e.location.file, "part.xml");
+    assert_eq!(e.location.line, 3);
+}
+
+#[test]
+fn irrelevant_elements_are_skipped() {
+    let m = load_str(
+        "<mujoco><visual><global/></visual><asset><texture name=\"t\" builtin=\"checker\" width=\"2\" height=\"2\"/></asset>\
+         <worldbody><light/><camera/><body><joint name=\"j\"/><site/><geom size=\"1\"/></body></worldbody>\
+         <actuator><motor joint=\"j\"/></actuator><sensor><jointpos joint=\"j\"/></sensor></mujoco>",
+        ".",
+    )
+    .expect("loads");
+    assert_eq!(m.ngeom(), 1);
+}
