@@ -54,14 +54,27 @@ impl ModelReport {
 /// Reads `corpus.json` in `dir` and returns (name, model path, fixture path) per model.
 pub fn corpus_entries(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, String> {
     let path = dir.join("corpus.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?;
-    let models = v.get("models").and_then(Value::as_array).ok_or("corpus.json has no models array")?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?;
+    let models = v
+        .get("models")
+        .and_then(Value::as_array)
+        .ok_or("corpus.json has no models array")?;
     models
         .iter()
         .map(|m| {
-            let s = |k: &str| m.get(k).and_then(Value::as_str).ok_or(format!("corpus entry without '{k}'"));
-            Ok((s("name")?.to_string(), dir.join(s("path")?), dir.join(s("fixture")?)))
+            let s = |k: &str| {
+                m.get(k)
+                    .and_then(Value::as_str)
+                    .ok_or(format!("corpus entry without '{k}'"))
+            };
+            Ok((
+                s("name")?.to_string(),
+                dir.join(s("path")?),
+                dir.join(s("fixture")?),
+            ))
         })
         .collect()
 }
@@ -81,7 +94,8 @@ fn mesh_derived(model: &Model, fixture: &Value) -> Vec<bool> {
     (0..model.ngeom())
         .map(|g| {
             model.geom_type[g] == GeomType::Mesh
-                || (model.geom_type[g] != GeomType::HField && dataid.get(g).is_some_and(|&d| d >= 0.0))
+                || (model.geom_type[g] != GeomType::HField
+                    && dataid.get(g).is_some_and(|&d| d >= 0.0))
         })
         .collect()
 }
@@ -95,9 +109,15 @@ fn compare_array(
     tol: impl Fn(usize) -> f64,
     per: usize,
 ) {
-    let Some(theirs) = fixture.get(key).map(f64s) else { return };
+    let Some(theirs) = fixture.get(key).map(f64s) else {
+        return;
+    };
     if theirs.len() != ours.len() {
-        out.push(format!("{key}: {} values vs MuJoCo's {}", ours.len(), theirs.len()));
+        out.push(format!(
+            "{key}: {} values vs MuJoCo's {}",
+            ours.len(),
+            theirs.len()
+        ));
         return;
     }
     for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
@@ -114,10 +134,21 @@ pub fn compare_model(model: &Model, fixture: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let mesh = mesh_derived(model, fixture);
     let exact = |_: usize| 0.0;
-    let geom_tol = |g: usize| if mesh.get(g).copied().unwrap_or(false) { MESH_POSE_TOL } else { POSE_TOL };
+    let geom_tol = |g: usize| {
+        if mesh.get(g).copied().unwrap_or(false) {
+            MESH_POSE_TOL
+        } else {
+            POSE_TOL
+        }
+    };
     let usz = |v: &[usize]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
     let u32s = |v: &[u32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
-    for (key, n) in [("nbody", model.nbody()), ("ngeom", model.ngeom()), ("nq", model.nq()), ("nmocap", model.nmocap())] {
+    for (key, n) in [
+        ("nbody", model.nbody()),
+        ("ngeom", model.ngeom()),
+        ("nq", model.nq()),
+        ("nmocap", model.nmocap()),
+    ] {
         if let Some(t) = fixture.get(key).and_then(Value::as_u64) {
             if t as usize != n {
                 out.push(format!("{key}: ours {n} vs MuJoCo {t}"));
@@ -127,45 +158,220 @@ pub fn compare_model(model: &Model, fixture: &Value) -> Vec<String> {
     if !out.is_empty() {
         return out;
     }
-    compare_array(&mut out, fixture, "body_parentid", &usz(&model.body_parentid), exact, 1);
-    compare_array(&mut out, fixture, "body_weldid", &usz(&model.body_weldid), exact, 1);
-    compare_array(&mut out, fixture, "body_rootid", &usz(&model.body_rootid), exact, 1);
-    compare_array(&mut out, fixture, "body_dofnum", &usz(&model.body_dofnum), exact, 1);
-    compare_array(&mut out, fixture, "body_contype", &u32s(&model.body_contype), exact, 1);
-    compare_array(&mut out, fixture, "body_conaffinity", &u32s(&model.body_conaffinity), exact, 1);
-    compare_array(&mut out, fixture, "body_margin", &model.body_margin, |_| POSE_TOL, 1);
-    compare_array(&mut out, fixture, "jnt_qposadr", &usz(&model.jnt_qposadr), exact, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "body_parentid",
+        &usz(&model.body_parentid),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_weldid",
+        &usz(&model.body_weldid),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_rootid",
+        &usz(&model.body_rootid),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_dofnum",
+        &usz(&model.body_dofnum),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_contype",
+        &u32s(&model.body_contype),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_conaffinity",
+        &u32s(&model.body_conaffinity),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "body_margin",
+        &model.body_margin,
+        |_| POSE_TOL,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "jnt_qposadr",
+        &usz(&model.jnt_qposadr),
+        exact,
+        1,
+    );
     compare_array(&mut out, fixture, "qpos0", &model.qpos0, |_| POSE_TOL, 1);
     let gtype: Vec<f64> = model.geom_type.iter().map(|&t| t as u8 as f64).collect();
     compare_array(&mut out, fixture, "geom_type", &gtype, exact, 1);
-    compare_array(&mut out, fixture, "geom_bodyid", &usz(&model.geom_bodyid), exact, 1);
-    compare_array(&mut out, fixture, "geom_contype", &u32s(&model.geom_contype), exact, 1);
-    compare_array(&mut out, fixture, "geom_conaffinity", &u32s(&model.geom_conaffinity), exact, 1);
-    compare_array(&mut out, fixture, "geom_condim", &u32s(&model.geom_condim), exact, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_bodyid",
+        &usz(&model.geom_bodyid),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_contype",
+        &u32s(&model.geom_contype),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_conaffinity",
+        &u32s(&model.geom_conaffinity),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_condim",
+        &u32s(&model.geom_condim),
+        exact,
+        1,
+    );
     let prio: Vec<f64> = model.geom_priority.iter().map(|&p| p as f64).collect();
     compare_array(&mut out, fixture, "geom_priority", &prio, exact, 1);
     let v3 = |v: &[DVec3]| v.iter().flat_map(|x| x.to_array()).collect::<Vec<_>>();
-    compare_array(&mut out, fixture, "geom_size", &v3(&model.geom_size), geom_tol, 3);
-    compare_array(&mut out, fixture, "geom_rbound", &model.geom_rbound, geom_tol, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_size",
+        &v3(&model.geom_size),
+        geom_tol,
+        3,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_rbound",
+        &model.geom_rbound,
+        geom_tol,
+        1,
+    );
     let aabb: Vec<f64> = model.geom_aabb.iter().flatten().copied().collect();
     compare_array(&mut out, fixture, "geom_aabb", &aabb, geom_tol, 6);
-    compare_array(&mut out, fixture, "geom_friction", &v3(&model.geom_friction), |_| POSE_TOL, 3);
-    compare_array(&mut out, fixture, "geom_solmix", &model.geom_solmix, |_| POSE_TOL, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_friction",
+        &v3(&model.geom_friction),
+        |_| POSE_TOL,
+        3,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_solmix",
+        &model.geom_solmix,
+        |_| POSE_TOL,
+        1,
+    );
     let solref: Vec<f64> = model.geom_solref.iter().flatten().copied().collect();
     compare_array(&mut out, fixture, "geom_solref", &solref, |_| POSE_TOL, 2);
     let solimp: Vec<f64> = model.geom_solimp.iter().flatten().copied().collect();
     compare_array(&mut out, fixture, "geom_solimp", &solimp, |_| POSE_TOL, 5);
-    compare_array(&mut out, fixture, "geom_margin", &model.geom_margin, |_| POSE_TOL, 1);
-    compare_array(&mut out, fixture, "geom_gap", &model.geom_gap, |_| POSE_TOL, 1);
-    compare_array(&mut out, fixture, "pair_geom1", &usz(&model.pair_geom1), exact, 1);
-    compare_array(&mut out, fixture, "pair_geom2", &usz(&model.pair_geom2), exact, 1);
-    compare_array(&mut out, fixture, "pair_signature", &u32s(&model.pair_signature), exact, 1);
-    compare_array(&mut out, fixture, "pair_dim", &u32s(&model.pair_dim), exact, 1);
-    compare_array(&mut out, fixture, "pair_margin", &model.pair_margin, |_| POSE_TOL, 1);
-    compare_array(&mut out, fixture, "pair_gap", &model.pair_gap, |_| POSE_TOL, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_margin",
+        &model.geom_margin,
+        |_| POSE_TOL,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "geom_gap",
+        &model.geom_gap,
+        |_| POSE_TOL,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_geom1",
+        &usz(&model.pair_geom1),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_geom2",
+        &usz(&model.pair_geom2),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_signature",
+        &u32s(&model.pair_signature),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_dim",
+        &u32s(&model.pair_dim),
+        exact,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_margin",
+        &model.pair_margin,
+        |_| POSE_TOL,
+        1,
+    );
+    compare_array(
+        &mut out,
+        fixture,
+        "pair_gap",
+        &model.pair_gap,
+        |_| POSE_TOL,
+        1,
+    );
     let pf: Vec<f64> = model.pair_friction.iter().flatten().copied().collect();
     compare_array(&mut out, fixture, "pair_friction", &pf, |_| POSE_TOL, 5);
-    compare_array(&mut out, fixture, "exclude_signature", &u32s(&model.exclude_signature), exact, 1);
+    compare_array(
+        &mut out,
+        fixture,
+        "exclude_signature",
+        &u32s(&model.exclude_signature),
+        exact,
+        1,
+    );
     out
 }
 
@@ -207,7 +413,11 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
     }
     let mesh = mesh_derived(&model, &fixture);
     let mut poses = Poses::new(&model);
-    let states = fixture.get("states").and_then(Value::as_array).cloned().unwrap_or_default();
+    let states = fixture
+        .get("states")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     for (si, s) in states.iter().enumerate() {
         let state = match parse_state(s, si) {
             Ok(st) => st,
@@ -216,7 +426,10 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
                 continue;
             }
         };
-        let mocap = state.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
+        let mocap = state
+            .mocap
+            .as_ref()
+            .map(|(p, q)| (p.as_slice(), q.as_slice()));
         if let Err(e) = forward_kinematics(&model, &state.qpos, mocap, &mut poses) {
             r.model_mismatches.push(format!("state {si}: {e}"));
             continue;
@@ -229,8 +442,12 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
             let p = poses.geom_xpos[g].to_array();
             let m = mat_to_rowmajor(&poses.geom_xmat[g]);
             let scale = 1.0f64.max(poses.geom_xpos[g].abs().max_element());
-            let ep = (0..3).map(|k| (p[k] - xpos.get(3 * g + k).copied().unwrap_or(f64::NAN)).abs()).fold(0.0, f64::max);
-            let em = (0..9).map(|k| (m[k] - xmat.get(9 * g + k).copied().unwrap_or(f64::NAN)).abs()).fold(0.0, f64::max);
+            let ep = (0..3)
+                .map(|k| (p[k] - xpos.get(3 * g + k).copied().unwrap_or(f64::NAN)).abs())
+                .fold(0.0, f64::max);
+            let em = (0..9)
+                .map(|k| (m[k] - xmat.get(9 * g + k).copied().unwrap_or(f64::NAN)).abs())
+                .fold(0.0, f64::max);
             let ep = if ep.is_nan() { f64::INFINITY } else { ep };
             let em = if em.is_nan() { f64::INFINITY } else { em };
             r.max_pos_err = r.max_pos_err.max(ep);
@@ -247,7 +464,10 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
 
 /// Runs every corpus model in `dir` (the `conformance/` folder).
 pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
-    Ok(corpus_entries(dir)?.into_iter().map(|(n, p, f)| check_model(&n, &p, &f)).collect())
+    Ok(corpus_entries(dir)?
+        .into_iter()
+        .map(|(n, p, f)| check_model(&n, &p, &f))
+        .collect())
 }
 
 /// A fixed-width table of the reports.
@@ -274,6 +494,9 @@ pub fn format_table(reports: &[ModelReport]) -> String {
         ));
     }
     let ok = reports.iter().filter(|r| r.passed()).count();
-    s.push_str(&format!("{ok} of {} models match MuJoCo 4.0.0\n", reports.len()));
+    s.push_str(&format!(
+        "{ok} of {} models match MuJoCo 4.0.0\n",
+        reports.len()
+    ));
     s
 }

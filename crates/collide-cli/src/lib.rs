@@ -14,6 +14,10 @@ pub const DEMO_XML: &str = include_str!("../assets/demo.xml");
 /// Geom poses of one state as `{"geom_xpos":[[x,y,z],…],"geom_xmat":[[9 row-major],…]}`.
 pub fn poses_json(p: &Poses) -> Value {
     let xpos: Vec<Value> = p.geom_xpos.iter().map(|v| json!(v.to_array())).collect();
-    let xmat: Vec<Value> = p.geom_xmat.iter().map(|m| json!(mat_to_rowmajor(m))).collect();
+    let xmat: Vec<Value> = p
+        .geom_xmat
+        .iter()
+        .map(|m| json!(mat_to_rowmajor(m)))
+        .collect();
     json!({ "geom_xpos": xpos, "geom_xmat": xmat })
 }

@@ -11,7 +11,11 @@ use collide_cli::{conformance, poses_json, DEMO_XML};
 use serde_json::json;
 
 #[derive(Parser)]
-#[command(name = "collide", version, about = "MuJoCo-compatible collision detection")]
+#[command(
+    name = "collide",
+    version,
+    about = "MuJoCo-compatible collision detection"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -64,7 +68,15 @@ fn load(path: &Path) -> Result<Model, String> {
 }
 
 fn info_text(m: &Model) -> String {
-    let mut s = format!("bodies: {}\njoints: {}\nnq: {}\nnv: {}\nmocap: {}\ngeoms: {}\n", m.nbody(), m.njnt(), m.nq(), m.nv(), m.nmocap(), m.ngeom());
+    let mut s = format!(
+        "bodies: {}\njoints: {}\nnq: {}\nnv: {}\nmocap: {}\ngeoms: {}\n",
+        m.nbody(),
+        m.njnt(),
+        m.nq(),
+        m.nv(),
+        m.nmocap(),
+        m.ngeom()
+    );
     for t in GeomType::ALL {
         let n = m.geom_type.iter().filter(|&&g| g == t).count();
         if n > 0 {
@@ -88,7 +100,8 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let model = load(model_path)?;
     let states = match states {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             parse_states(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => vec![State::qpos0(&model)],
@@ -97,7 +110,8 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let mut out = Vec::with_capacity(states.len());
     for (i, s) in states.iter().enumerate() {
         let mocap = s.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
-        forward_kinematics(&model, &s.qpos, mocap, &mut poses).map_err(|e| format!("state {i}: {e}"))?;
+        forward_kinematics(&model, &s.qpos, mocap, &mut poses)
+            .map_err(|e| format!("state {i}: {e}"))?;
         out.push(poses_json(&poses));
     }
     println!("{}", json!({ "states": out }));
@@ -146,8 +160,18 @@ fn demo() -> Result<(), String> {
     println!("geom poses at qpos0:");
     for g in 0..model.ngeom() {
         let p = poses.geom_xpos[g];
-        let name = if model.geom_name[g].is_empty() { "-" } else { &model.geom_name[g] };
-        println!("  {g:>3} {:<9} {name:<8} ({:>8.4}, {:>8.4}, {:>8.4})", model.geom_type[g].name(), p.x, p.y, p.z);
+        let name = if model.geom_name[g].is_empty() {
+            "-"
+        } else {
+            &model.geom_name[g]
+        };
+        println!(
+            "  {g:>3} {:<9} {name:<8} ({:>8.4}, {:>8.4}, {:>8.4})",
+            model.geom_type[g].name(),
+            p.x,
+            p.y,
+            p.z
+        );
     }
     Ok(())
 }

@@ -18,20 +18,30 @@ pub struct State {
 impl State {
     /// The model's reference configuration, mocap bodies at their model poses.
     pub fn qpos0(model: &Model) -> State {
-        State { qpos: model.qpos0.clone(), mocap: None }
+        State {
+            qpos: model.qpos0.clone(),
+            mocap: None,
+        }
     }
 }
 
 fn numbers(v: &Value, what: &str) -> Result<Vec<f64>, String> {
-    let arr = v.as_array().ok_or_else(|| format!("{what} is not an array"))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| format!("{what} is not an array"))?;
     arr.iter()
         .enumerate()
-        .map(|(i, x)| x.as_f64().ok_or_else(|| format!("{what}[{i}] is not a number")))
+        .map(|(i, x)| {
+            x.as_f64()
+                .ok_or_else(|| format!("{what}[{i}] is not a number"))
+        })
         .collect()
 }
 
 fn rows<const N: usize>(v: &Value, what: &str) -> Result<Vec<[f64; N]>, String> {
-    let arr = v.as_array().ok_or_else(|| format!("{what} is not an array"))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| format!("{what} is not an array"))?;
     arr.iter()
         .enumerate()
         .map(|(i, r)| {
@@ -43,7 +53,9 @@ fn rows<const N: usize>(v: &Value, what: &str) -> Result<Vec<[f64; N]>, String> 
 
 /// Parses one state object.
 pub fn parse_state(v: &Value, index: usize) -> Result<State, String> {
-    let q = v.get("qpos").ok_or_else(|| format!("states[{index}] has no qpos"))?;
+    let q = v
+        .get("qpos")
+        .ok_or_else(|| format!("states[{index}] has no qpos"))?;
     let qpos = numbers(q, &format!("states[{index}].qpos"))?;
     let mocap = match (v.get("mocap_pos"), v.get("mocap_quat")) {
         (Some(p), Some(q)) => {
@@ -51,7 +63,9 @@ pub fn parse_state(v: &Value, index: usize) -> Result<State, String> {
             let q = rows::<4>(q, &format!("states[{index}].mocap_quat"))?;
             Some((
                 p.into_iter().map(DVec3::from_array).collect(),
-                q.into_iter().map(|q| quat_wxyz(q[0], q[1], q[2], q[3])).collect(),
+                q.into_iter()
+                    .map(|q| quat_wxyz(q[0], q[1], q[2], q[3]))
+                    .collect(),
             ))
         }
         _ => None,
@@ -62,8 +76,14 @@ pub fn parse_state(v: &Value, index: usize) -> Result<State, String> {
 /// Parses a `STATES.json` document.
 pub fn parse_states(text: &str) -> Result<Vec<State>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let arr = v.get("states").and_then(Value::as_array).ok_or("expected {\"states\":[…]}")?;
-    arr.iter().enumerate().map(|(i, s)| parse_state(s, i)).collect()
+    let arr = v
+        .get("states")
+        .and_then(Value::as_array)
+        .ok_or("expected {\"states\":[…]}")?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, s)| parse_state(s, i))
+        .collect()
 }
 
 #[cfg(test)]
@@ -82,6 +102,8 @@ mod tests {
     fn rejects_bad_documents_with_a_message() {
         assert!(parse_states("{").unwrap_err().contains("invalid JSON"));
         assert!(parse_states(r#"{"x":1}"#).unwrap_err().contains("states"));
-        assert!(parse_states(r#"{"states":[{"qpos":[1,"a"]}]}"#).unwrap_err().contains("qpos[1]"));
+        assert!(parse_states(r#"{"states":[{"qpos":[1,"a"]}]}"#)
+            .unwrap_err()
+            .contains("qpos[1]"));
     }
 }

@@ -14,11 +14,25 @@ fn every_corpus_model_matches_mujoco_poses() {
     let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
     let table = format_table(&reports);
     println!("{table}");
-    assert!(reports.len() >= 30, "corpus has only {} models", reports.len());
-    let failed: Vec<_> = reports.iter().filter(|r| !r.passed()).map(|r| r.name.as_str()).collect();
-    assert!(failed.is_empty(), "models not matching MuJoCo: {failed:?}\n{table}");
+    assert!(
+        reports.len() >= 30,
+        "corpus has only {} models",
+        reports.len()
+    );
+    let failed: Vec<_> = reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| r.name.as_str())
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "models not matching MuJoCo: {failed:?}\n{table}"
+    );
     let states: usize = reports.iter().map(|r| r.nstates).sum();
-    assert!(states >= 4 * reports.len(), "too few states compared: {states}");
+    assert!(
+        states >= 4 * reports.len(),
+        "too few states compared: {states}"
+    );
 }
 
 #[test]
@@ -33,5 +47,8 @@ fn corpus_includes_meshes_and_heightfields() {
         }
     }
     assert!(meshes >= 3, "only {meshes} corpus models with meshes");
-    assert!(hfields >= 2, "only {hfields} corpus models with height fields");
+    assert!(
+        hfields >= 2,
+        "only {hfields} corpus models with height fields"
+    );
 }

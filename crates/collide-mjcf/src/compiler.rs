@@ -71,11 +71,20 @@ impl Source {
             read_compiler(c, &mut settings)?;
         }
         let defaults = Defaults::collect(&root)?;
-        Ok(Source { root, dir, settings, defaults })
+        Ok(Source {
+            root,
+            dir,
+            settings,
+            defaults,
+        })
     }
 
     fn asset_path(&self, file: &str) -> PathBuf {
-        let dir = self.settings.meshdir.as_ref().or(self.settings.assetdir.as_ref());
+        let dir = self
+            .settings
+            .meshdir
+            .as_ref()
+            .or(self.settings.assetdir.as_ref());
         match dir {
             Some(d) => self.dir.join(d).join(file),
             None => self.dir.join(file),
@@ -114,7 +123,11 @@ fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
         s.alignfree = v;
     }
     if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
-        s.inertiafromgeom = [InertiaFromGeom::False, InertiaFromGeom::True, InertiaFromGeom::Auto][i];
+        s.inertiafromgeom = [
+            InertiaFromGeom::False,
+            InertiaFromGeom::True,
+            InertiaFromGeom::Auto,
+        ][i];
     }
     Ok(())
 }
@@ -203,11 +216,16 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
     let mut submodels: HashMap<String, Source> = HashMap::new();
     for assets in main.sections("asset") {
         for m in assets.children_named("model") {
-            let name = m.attr("name").ok_or_else(|| m.err("asset model requires 'name'"))?;
-            let f = m.attr("file").ok_or_else(|| m.err("asset model requires 'file'"))?;
+            let name = m
+                .attr("name")
+                .ok_or_else(|| m.err("asset model requires 'name'"))?;
+            let f = m
+                .attr("file")
+                .ok_or_else(|| m.err("asset model requires 'file'"))?;
             let path = main.dir.join(f);
             let bytes = reader.read(&path).map_err(|e| m.err(e))?;
-            let text = String::from_utf8(bytes).map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
             let sub_dir = parent_dir(&path);
             let root = parse_document(&text, &path.display().to_string(), &sub_dir, reader)?;
             submodels.insert(name.to_string(), Source::new(root, sub_dir)?);
@@ -238,7 +256,18 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
     let mut attached: Vec<Attached> = Vec::new();
     for wb in main.sections("worldbody") {
         let mut pending = Vec::new();
-        b.walk(&main, wb, 0, Frame::IDENTITY, MAIN, "", "", &submodels, &mut pending, &mut attached)?;
+        b.walk(
+            &main,
+            wb,
+            0,
+            Frame::IDENTITY,
+            MAIN,
+            "",
+            "",
+            &submodels,
+            &mut pending,
+            &mut attached,
+        )?;
         b.visit_pending(pending, &submodels, &mut attached)?;
     }
 
@@ -246,8 +275,10 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
     if fuse {
         b.fuse_static(&main);
     }
-    let mut contacts: Vec<(&Source, String, String, bool)> =
-        attached.iter().map(|a| (a.src, a.prefix.clone(), a.suffix.clone(), true)).collect();
+    let mut contacts: Vec<(&Source, String, String, bool)> = attached
+        .iter()
+        .map(|a| (a.src, a.prefix.clone(), a.suffix.clone(), true))
+        .collect();
     contacts.push((&main, String::new(), String::new(), false));
     b.finish(&main, &contacts)?;
     Ok(b.model)
@@ -263,16 +294,19 @@ fn read_options(src: &Source, m: &mut Model) -> Result<()> {
         opt.partial("o_solimp", &mut o.o_solimp)?;
         opt.partial("o_friction", &mut o.o_friction)?;
         if let Some(v) = opt.int("ccd_iterations")? {
-            o.ccd_iterations = usize::try_from(v).map_err(|_| opt.err("ccd_iterations must be >= 0"))?;
+            o.ccd_iterations =
+                usize::try_from(v).map_err(|_| opt.err("ccd_iterations must be >= 0"))?;
         }
         if let Some(v) = opt.number("ccd_tolerance")? {
             o.ccd_tolerance = v;
         }
         if let Some(v) = opt.int("sdf_iterations")? {
-            o.sdf_iterations = usize::try_from(v).map_err(|_| opt.err("sdf_iterations must be >= 0"))?;
+            o.sdf_iterations =
+                usize::try_from(v).map_err(|_| opt.err("sdf_iterations must be >= 0"))?;
         }
         if let Some(v) = opt.int("sdf_initpoints")? {
-            o.sdf_initpoints = usize::try_from(v).map_err(|_| opt.err("sdf_initpoints must be >= 0"))?;
+            o.sdf_initpoints =
+                usize::try_from(v).map_err(|_| opt.err("sdf_initpoints must be >= 0"))?;
         }
         if let Some(v) = opt.number("sleep_tolerance")? {
             o.sleep_tolerance = v;
@@ -282,7 +316,11 @@ fn read_options(src: &Source, m: &mut Model) -> Result<()> {
                 let on = match value.trim() {
                     "enable" => true,
                     "disable" => false,
-                    other => return Err(flag.err(format!("flag '{key}': '{other}' is not enable or disable"))),
+                    other => {
+                        return Err(
+                            flag.err(format!("flag '{key}': '{other}' is not enable or disable"))
+                        )
+                    }
                 };
                 if let Some(bit) = disable_bit(key) {
                     if on {
@@ -375,7 +413,10 @@ impl<'r> Builder<'r> {
         let file = a.attr("file");
         let name = match (a.attr("name"), file) {
             (Some(n), _) => n.to_string(),
-            (None, Some(f)) => Path::new(f).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            (None, Some(f)) => Path::new(f)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             (None, None) => return Err(a.err("mesh requires 'name' or 'file'")),
         };
         if a.attr("builtin").is_some() {
@@ -386,22 +427,38 @@ impl<'r> Builder<'r> {
             let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
             decode_mesh(f, &bytes).map_err(|e| a.err(format!("{}: {e}", path.display())))?
         } else {
-            let v = a.numbers("vertex")?.ok_or_else(|| a.err("mesh needs 'file' or 'vertex'"))?;
+            let v = a
+                .numbers("vertex")?
+                .ok_or_else(|| a.err("mesh needs 'file' or 'vertex'"))?;
             if v.len() % 3 != 0 {
-                return Err(a.err(format!("vertex has {} numbers, not a multiple of 3", v.len())));
+                return Err(a.err(format!(
+                    "vertex has {} numbers, not a multiple of 3",
+                    v.len()
+                )));
             }
             let mut face = Vec::new();
             if let Some(text) = a.attr("face") {
                 let mut idx = Vec::new();
                 for t in text.split_ascii_whitespace() {
-                    idx.push(t.parse::<u32>().map_err(|_| a.err(format!("face index '{t}' is not a non-negative integer")))?);
+                    idx.push(t.parse::<u32>().map_err(|_| {
+                        a.err(format!("face index '{t}' is not a non-negative integer"))
+                    })?);
                 }
                 if idx.len() % 3 != 0 {
-                    return Err(a.err(format!("face has {} indices, not a multiple of 3", idx.len())));
+                    return Err(a.err(format!(
+                        "face has {} indices, not a multiple of 3",
+                        idx.len()
+                    )));
                 }
                 face = idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
             }
-            RawMesh { vert: v.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect(), face }
+            RawMesh {
+                vert: v
+                    .chunks_exact(3)
+                    .map(|c| DVec3::new(c[0], c[1], c[2]))
+                    .collect(),
+                face,
+            }
         };
         let mut settings = MeshSettings::default();
         let mut scale = [1.0; 3];
@@ -414,7 +471,12 @@ impl<'r> Builder<'r> {
             settings.refquat = normalize_quat(quat_wxyz(q[0], q[1], q[2], q[3]));
         }
         if let Some(i) = r.keyword("inertia", &["legacy", "exact", "convex", "shell"])? {
-            settings.inertia = [MeshInertia::Legacy, MeshInertia::Exact, MeshInertia::Convex, MeshInertia::Shell][i];
+            settings.inertia = [
+                MeshInertia::Legacy,
+                MeshInertia::Exact,
+                MeshInertia::Convex,
+                MeshInertia::Shell,
+            ][i];
         }
         if let Some(n) = r.int("maxhullvert")? {
             if n != -1 && n < 4 {
@@ -424,7 +486,11 @@ impl<'r> Builder<'r> {
         }
         let full = format!("{prefix}{name}");
         let mesh = compile_mesh(&full, raw, &settings).map_err(|e| a.err(e))?;
-        if self.mesh_ids.insert(full.clone(), self.model.mesh.len()).is_some() {
+        if self
+            .mesh_ids
+            .insert(full.clone(), self.model.mesh.len())
+            .is_some()
+        {
             return Err(a.err(format!("repeated mesh name '{full}'")));
         }
         self.model.mesh.push(mesh);
@@ -435,10 +501,15 @@ impl<'r> Builder<'r> {
         let file = a.attr("file");
         let name = match (a.attr("name"), file) {
             (Some(n), _) => n.to_string(),
-            (None, Some(f)) => Path::new(f).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            (None, Some(f)) => Path::new(f)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             (None, None) => return Err(a.err("hfield requires 'name' or 'file'")),
         };
-        let size = a.array::<4>("size")?.ok_or_else(|| a.err("hfield requires 'size'"))?;
+        let size = a
+            .array::<4>("size")?
+            .ok_or_else(|| a.err("hfield requires 'size'"))?;
         let nrow = a.int("nrow")?.unwrap_or(0);
         let ncol = a.int("ncol")?.unwrap_or(0);
         if nrow < 0 || ncol < 0 {
@@ -451,13 +522,24 @@ impl<'r> Builder<'r> {
             }
             let path = src.asset_path(f);
             let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
-            let is_png = a.attr("content_type").map(|c| c.contains("png")).unwrap_or(false)
+            let is_png = a
+                .attr("content_type")
+                .map(|c| c.contains("png"))
+                .unwrap_or(false)
                 || f.to_ascii_lowercase().ends_with(".png");
-            let r = if is_png { hfield_file::decode_hfield_png(f, &bytes) } else { hfield_file::decode_hfield_bin(f, &bytes) };
+            let r = if is_png {
+                hfield_file::decode_hfield_png(f, &bytes)
+            } else {
+                hfield_file::decode_hfield_bin(f, &bytes)
+            };
             r.map_err(|e| a.err(format!("{}: {e}", path.display())))?
         } else if let Some(elev) = a.numbers("elevation")? {
             if elev.len() != nrow.saturating_mul(ncol) {
-                return Err(a.err(format!("elevation has {} values, nrow*ncol = {}", elev.len(), nrow * ncol)));
+                return Err(a.err(format!(
+                    "elevation has {} values, nrow*ncol = {}",
+                    elev.len(),
+                    nrow * ncol
+                )));
             }
             // the XML lists rows top (+y) to bottom; row 0 is at -y
             let mut data = Vec::with_capacity(elev.len());
@@ -470,7 +552,11 @@ impl<'r> Builder<'r> {
         };
         let full = format!("{prefix}{name}");
         let h = hfield_file::build_hfield(&full, size, nrow, ncol, data).map_err(|e| a.err(e))?;
-        if self.hfield_ids.insert(full.clone(), self.model.hfield.len()).is_some() {
+        if self
+            .hfield_ids
+            .insert(full.clone(), self.model.hfield.len())
+            .is_some()
+        {
             return Err(a.err(format!("repeated hfield name '{full}'")));
         }
         self.model.hfield.push(h);
@@ -489,13 +575,21 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
-    fn visit_body<'s>(&mut self, p: Pending<'s>, subs: &'s HashMap<String, Source>, attached: &mut Vec<Attached<'s>>) -> Result<()> {
+    fn visit_body<'s>(
+        &mut self,
+        p: Pending<'s>,
+        subs: &'s HashMap<String, Source>,
+        attached: &mut Vec<Attached<'s>>,
+    ) -> Result<()> {
         let e = p.elem;
         let id = self.bodies.len();
         let local = read_frame(e, &p.src.settings.angles)?;
         let frame = p.frame.compose(local);
         let mocap = e.boolean("mocap")?.unwrap_or(false);
-        let name = e.attr("name").map(|n| format!("{}{n}{}", p.prefix, p.suffix)).unwrap_or_default();
+        let name = e
+            .attr("name")
+            .map(|n| format!("{}{n}{}", p.prefix, p.suffix))
+            .unwrap_or_default();
         let parent = p.parent;
         self.bodies.push(BodyB {
             name,
@@ -515,7 +609,18 @@ impl<'r> Builder<'r> {
             return Err(e.err(format!("unknown default class '{class}'")));
         }
         let mut pending = Vec::new();
-        self.walk(p.src, e, id, Frame::IDENTITY, &class, &p.suffix, &p.prefix, subs, &mut pending, attached)?;
+        self.walk(
+            p.src,
+            e,
+            id,
+            Frame::IDENTITY,
+            &class,
+            &p.suffix,
+            &p.prefix,
+            subs,
+            &mut pending,
+            attached,
+        )?;
         if mocap && !self.bodies[id].joints.is_empty() {
             return Err(e.err("a mocap body cannot have joints"));
         }
@@ -554,10 +659,16 @@ impl<'r> Builder<'r> {
                 }
                 "inertial" => {
                     let f = read_frame(c, &src.settings.angles)?;
-                    let mass = c.number("mass")?.ok_or_else(|| c.err("inertial requires 'mass'"))?;
+                    let mass = c
+                        .number("mass")?
+                        .ok_or_else(|| c.err("inertial requires 'mass'"))?;
                     let mut quat = f.quat;
                     if let Some(fi) = c.array::<6>("fullinertia")? {
-                        let m = collide::math::mat_from_rows([fi[0], fi[3], fi[4]], [fi[3], fi[1], fi[5]], [fi[4], fi[5], fi[2]]);
+                        let m = collide::math::mat_from_rows(
+                            [fi[0], fi[3], fi[4]],
+                            [fi[3], fi[1], fi[5]],
+                            [fi[4], fi[5], fi[2]],
+                        );
                         let (_, q) = eig3(&m);
                         quat = normalize_quat(mul_quat(quat, q));
                     }
@@ -583,7 +694,9 @@ impl<'r> Builder<'r> {
                     self.walk(src, c, body, f, cc, suffix, prefix, subs, pending, attached)?;
                 }
                 "replicate" => {
-                    let count = c.int("count")?.ok_or_else(|| c.err("replicate requires 'count'"))?;
+                    let count = c
+                        .int("count")?
+                        .ok_or_else(|| c.err("replicate requires 'count'"))?;
                     if !(1..=100_000).contains(&count) {
                         return Err(c.err("replicate count must be between 1 and 100000"));
                     }
@@ -595,10 +708,24 @@ impl<'r> Builder<'r> {
                     let mut pos = DVec3::ZERO;
                     for i in 0..count {
                         let k = i as f64;
-                        let quat = euler_quat([k * euler[0], k * euler[1], k * euler[2]], &src.settings.angles);
+                        let quat = euler_quat(
+                            [k * euler[0], k * euler[1], k * euler[2]],
+                            &src.settings.angles,
+                        );
                         let s = format!("{suffix}{}", replicate_suffix(sep, i, count));
                         let step = Frame { pos, quat };
-                        self.walk(src, c, body, frame.compose(step), class, &s, prefix, subs, pending, attached)?;
+                        self.walk(
+                            src,
+                            c,
+                            body,
+                            frame.compose(step),
+                            class,
+                            &s,
+                            prefix,
+                            subs,
+                            pending,
+                            attached,
+                        )?;
                         pos += rot_vec_quat(offset, quat);
                     }
                 }
@@ -612,6 +739,7 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn attach<'s>(
         &mut self,
         c: &'s Elem,
@@ -622,13 +750,21 @@ impl<'r> Builder<'r> {
         pending: &mut Vec<Pending<'s>>,
         attached: &mut Vec<Attached<'s>>,
     ) -> Result<()> {
-        let model = c.attr("model").ok_or_else(|| c.err("attach requires 'model'"))?;
+        let model = c
+            .attr("model")
+            .ok_or_else(|| c.err("attach requires 'model'"))?;
         let prefix = c.attr("prefix").unwrap_or("").to_string();
-        let sub = subs.get(model).ok_or_else(|| c.err(format!("unknown model '{model}'")))?;
+        let sub = subs
+            .get(model)
+            .ok_or_else(|| c.err(format!("unknown model '{model}'")))?;
         if !attached.iter().any(|a| a.prefix == prefix) {
             self.compile_assets(sub, &prefix)?;
         }
-        attached.push(Attached { src: sub, prefix: prefix.clone(), suffix: suffix.to_string() });
+        attached.push(Attached {
+            src: sub,
+            prefix: prefix.clone(),
+            suffix: suffix.to_string(),
+        });
         let f = frame.compose(read_frame(c, &AngleSettings::default())?);
         match c.attr("body") {
             Some(bname) => {
@@ -649,21 +785,40 @@ impl<'r> Builder<'r> {
             }
             None => {
                 for wb in sub.sections("worldbody") {
-                    self.walk(sub, wb, body, f, MAIN, suffix, &prefix, subs, pending, attached)?;
+                    self.walk(
+                        sub, wb, body, f, MAIN, suffix, &prefix, subs, pending, attached,
+                    )?;
                 }
             }
         }
         Ok(())
     }
 
-    fn read_joint(&self, src: &Source, c: &Elem, class: &str, suffix: &str, prefix: &str) -> Result<JointB> {
-        let name = c.attr("name").map(|n| format!("{prefix}{n}{suffix}")).unwrap_or_default();
+    fn read_joint(
+        &self,
+        src: &Source,
+        c: &Elem,
+        class: &str,
+        suffix: &str,
+        prefix: &str,
+    ) -> Result<JointB> {
+        let name = c
+            .attr("name")
+            .map(|n| format!("{prefix}{n}{suffix}"))
+            .unwrap_or_default();
         if c.name == "freejoint" {
             let align = match c.attr("align") {
                 None | Some("auto") => None,
                 Some(_) => c.boolean("align")?,
             };
-            return Ok(JointB { name, t: JointType::Free, pos: DVec3::ZERO, axis: DVec3::Z, reference: 0.0, align });
+            return Ok(JointB {
+                name,
+                t: JointType::Free,
+                pos: DVec3::ZERO,
+                axis: DVec3::Z,
+                reference: 0.0,
+                align,
+            });
         }
         let r = src.defaults.layers("joint", class, c)?;
         let t = match r.keyword("type", &["free", "ball", "slide", "hinge"])? {
@@ -683,10 +838,25 @@ impl<'r> Builder<'r> {
         if t == JointType::Hinge {
             reference = src.settings.angles.to_rad(reference);
         }
-        Ok(JointB { name, t, pos, axis, reference, align: None })
+        Ok(JointB {
+            name,
+            t,
+            pos,
+            axis,
+            reference,
+            align: None,
+        })
     }
 
-    fn read_geom(&self, src: &Source, c: &Elem, frame: Frame, class: &str, suffix: &str, prefix: &str) -> Result<GeomB> {
+    fn read_geom(
+        &self,
+        src: &Source,
+        c: &Elem,
+        frame: Frame,
+        class: &str,
+        suffix: &str,
+        prefix: &str,
+    ) -> Result<GeomB> {
         let r = src.defaults.layers("geom", class, c)?;
         let tname = r.raw("type").unwrap_or("sphere").trim();
         let t = match GeomType::from_name(tname) {
@@ -694,20 +864,27 @@ impl<'r> Builder<'r> {
             None if tname == "sdf" => return Err(c.err("sdf geoms are not supported")),
             None => return Err(c.err(format!("unknown geom type '{tname}'"))),
         };
-        let name = c.attr("name").map(|n| format!("{prefix}{n}{suffix}")).unwrap_or_default();
+        let name = c
+            .attr("name")
+            .map(|n| format!("{prefix}{n}{suffix}"))
+            .unwrap_or_default();
         let mut size = [0.0; 3];
         r.partial("size", &mut size)?;
         let mut size = DVec3::from_array(size);
         let mut local = read_frame(&r, &src.settings.angles)?;
 
         if let Some(ft) = r.array::<6>("fromto")? {
-            if !matches!(t, GeomType::Capsule | GeomType::Cylinder | GeomType::Box | GeomType::Ellipsoid) {
+            if !matches!(
+                t,
+                GeomType::Capsule | GeomType::Cylinder | GeomType::Box | GeomType::Ellipsoid
+            ) {
                 return Err(c.err(format!("fromto is not allowed for {} geoms", t.name())));
             }
             if r.own("pos") && local.pos != DVec3::ZERO {
                 return Err(c.err("fromto cannot be combined with a nonzero pos"));
             }
-            let (p, q, s) = geom::apply_fromto(t, ft, size).ok_or_else(|| c.err("fromto points coincide"))?;
+            let (p, q, s) =
+                geom::apply_fromto(t, ft, size).ok_or_else(|| c.err("fromto points coincide"))?;
             local = Frame { pos: p, quat: q };
             size = s;
         }
@@ -715,11 +892,20 @@ impl<'r> Builder<'r> {
         // mesh or hfield reference
         let mut dataid = None;
         let mut mesh_frame = None;
-        if let Some(mname) = r.raw("mesh").filter(|_| !matches!(t, GeomType::HField | GeomType::Plane)) {
+        if let Some(mname) = r
+            .raw("mesh")
+            .filter(|_| !matches!(t, GeomType::HField | GeomType::Plane))
+        {
             let full = format!("{prefix}{mname}");
-            let id = *self.mesh_ids.get(&full).ok_or_else(|| c.err(format!("unknown mesh '{mname}'")))?;
+            let id = *self
+                .mesh_ids
+                .get(&full)
+                .ok_or_else(|| c.err(format!("unknown mesh '{mname}'")))?;
             let mesh = &self.model.mesh[id];
-            let mut mf = Frame { pos: mesh.pos, quat: mesh.quat };
+            let mut mf = Frame {
+                pos: mesh.pos,
+                quat: mesh.quat,
+            };
             if t == GeomType::Mesh {
                 dataid = Some(id);
                 size = geom::mesh_size(mesh);
@@ -727,23 +913,35 @@ impl<'r> Builder<'r> {
                 let fitscale = r.number("fitscale")?.unwrap_or(1.0);
                 let (s, centre) = geom::fit_to_mesh(t, mesh, src.settings.fitaabb, fitscale);
                 size = s;
-                mf = mf.compose(Frame { pos: centre, quat: DQuat::IDENTITY });
+                mf = mf.compose(Frame {
+                    pos: centre,
+                    quat: DQuat::IDENTITY,
+                });
             }
             mesh_frame = Some(mf);
         } else if t == GeomType::Mesh {
             return Err(c.err("mesh geom requires the attribute 'mesh'"));
         }
         if t == GeomType::HField {
-            let hname = r.raw("hfield").ok_or_else(|| c.err("hfield geom requires the attribute 'hfield'"))?;
+            let hname = r
+                .raw("hfield")
+                .ok_or_else(|| c.err("hfield geom requires the attribute 'hfield'"))?;
             let full = format!("{prefix}{hname}");
-            let id = *self.hfield_ids.get(&full).ok_or_else(|| c.err(format!("unknown hfield '{hname}'")))?;
+            let id = *self
+                .hfield_ids
+                .get(&full)
+                .ok_or_else(|| c.err(format!("unknown hfield '{hname}'")))?;
             let s = self.model.hfield[id].size;
             size = DVec3::new(s[0], s[1], 0.25 * s[2] + 0.5 * s[3]);
             dataid = Some(id);
         }
         for i in 0..geom::required_sizes(t) {
             if size[i] <= 0.0 {
-                return Err(c.err(format!("size[{i}] must be positive for a {} geom, got {}", t.name(), size[i])));
+                return Err(c.err(format!(
+                    "size[{i}] must be positive for a {} geom, got {}",
+                    t.name(),
+                    size[i]
+                )));
             }
         }
 
@@ -763,7 +961,9 @@ impl<'r> Builder<'r> {
         if ![1, 3, 4, 6].contains(&condim) {
             return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
         }
-        let mesh = dataid.filter(|_| t == GeomType::Mesh).map(|i| &self.model.mesh[i]);
+        let mesh = dataid
+            .filter(|_| t == GeomType::Mesh)
+            .map(|i| &self.model.mesh[i]);
         let (volume, inertia) = geom::mass_properties(t, size, mesh);
         let mass = match r.number("mass")? {
             Some(m) => m,
@@ -797,23 +997,22 @@ impl<'r> Builder<'r> {
         let referenced = referenced_names(&main.root);
         let n = self.bodies.len();
         // new index of each body, and the frame of each fused body in its surviving ancestor
-        let mut keep = vec![true; n];
-        for b in 1..n {
-            let body = &self.bodies[b];
-            if body.joints.is_empty() && !body.mocap && !referenced.contains(&body.name) {
-                keep[b] = false;
-            }
-        }
+        let keep: Vec<bool> = self
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(b, body)| b == 0 || !body.joints.is_empty() || body.mocap || referenced.contains(&body.name))
+            .collect();
         // process in order: a fused body's geoms move to its parent (already relocated)
-        for b in 1..n {
-            if keep[b] {
-                continue;
-            }
+        for b in (1..n).filter(|&b| !keep[b]) {
             let parent = self.bodies[b].parent;
             let f = self.bodies[b].frame;
             let geoms = std::mem::take(&mut self.bodies[b].geoms);
             for mut g in geoms {
-                let gf = f.compose(Frame { pos: g.pos, quat: g.quat });
+                let gf = f.compose(Frame {
+                    pos: g.pos,
+                    quat: g.quat,
+                });
                 g.pos = gf.pos;
                 g.quat = gf.quat;
                 self.bodies[parent].geoms.push(g);
@@ -841,7 +1040,11 @@ impl<'r> Builder<'r> {
     }
 
     /// Flattens the bodies into the model arrays and computes derived data.
-    fn finish(&mut self, main: &Source, contacts: &[(&Source, String, String, bool)]) -> Result<()> {
+    fn finish(
+        &mut self,
+        main: &Source,
+        contacts: &[(&Source, String, String, bool)],
+    ) -> Result<()> {
         let nb = self.bodies.len();
         let mut geom_names: HashMap<String, usize> = HashMap::new();
         let mut body_names: HashMap<String, usize> = HashMap::new();
@@ -852,7 +1055,10 @@ impl<'r> Builder<'r> {
         let m = &mut self.model;
         for (b, body) in bodies.into_iter().enumerate() {
             if !body.name.is_empty() && body_names.insert(body.name.clone(), b).is_some() {
-                return Err(MjcfError::new(body.loc.clone(), format!("repeated body name '{}'", body.name)));
+                return Err(MjcfError::new(
+                    body.loc.clone(),
+                    format!("repeated body name '{}'", body.name),
+                ));
             }
             let mut frame = body.frame;
 
@@ -872,7 +1078,10 @@ impl<'r> Builder<'r> {
             let is_free = body.joints.len() == 1 && body.joints[0].t == JointType::Free;
             if is_free && body.joints[0].align.unwrap_or(alignfree) {
                 // move the body frame onto the inertial frame
-                let shift = Frame { pos: ipos, quat: iquat };
+                let shift = Frame {
+                    pos: ipos,
+                    quat: iquat,
+                };
                 frame = frame.compose(shift);
                 let inv_q = iquat.conjugate();
                 for g in &mut geoms {
@@ -898,7 +1107,8 @@ impl<'r> Builder<'r> {
             });
             m.body_jntadr.push(m.jnt_type.len());
             m.body_jntnum.push(body.joints.len());
-            m.body_dofnum.push(body.joints.iter().map(|j| j.t.nv()).sum());
+            m.body_dofnum
+                .push(body.joints.iter().map(|j| j.t.nv()).sum());
             for j in body.joints {
                 m.jnt_name.push(j.name);
                 m.jnt_type.push(j.t);
@@ -921,13 +1131,22 @@ impl<'r> Builder<'r> {
             for g in geoms {
                 let gid = m.geom_type.len();
                 if !g.name.is_empty() && geom_names.insert(g.name.clone(), gid).is_some() {
-                    return Err(MjcfError::new(body.loc.clone(), format!("repeated geom name '{}'", g.name)));
+                    return Err(MjcfError::new(
+                        body.loc.clone(),
+                        format!("repeated geom name '{}'", g.name),
+                    ));
                 }
                 ct |= g.contype;
                 ca |= g.conaffinity;
                 margin = margin.max(g.margin + g.gap);
-                let mesh = g.dataid.filter(|_| g.t == GeomType::Mesh).map(|i| &m.mesh[i]);
-                let hf = g.dataid.filter(|_| g.t == GeomType::HField).map(|i| &m.hfield[i]);
+                let mesh = g
+                    .dataid
+                    .filter(|_| g.t == GeomType::Mesh)
+                    .map(|i| &m.mesh[i]);
+                let hf = g
+                    .dataid
+                    .filter(|_| g.t == GeomType::HField)
+                    .map(|i| &m.hfield[i]);
                 m.geom_rbound.push(geom::rbound(g.t, g.size, mesh, hf));
                 m.geom_aabb.push(geom::aabb(g.t, g.size, mesh, hf));
                 m.geom_name.push(g.name);
@@ -961,7 +1180,11 @@ impl<'r> Builder<'r> {
         m.body_rootid = vec![0; nb];
         for b in 1..nb {
             let p = m.body_parentid[b];
-            m.body_weldid[b] = if m.body_jntnum[b] > 0 || m.body_mocapid[b].is_some() { b } else { m.body_weldid[p] };
+            m.body_weldid[b] = if m.body_jntnum[b] > 0 || m.body_mocapid[b].is_some() {
+                b
+            } else {
+                m.body_weldid[p]
+            };
             m.body_rootid[b] = if p == 0 { b } else { m.body_rootid[p] };
         }
         for g in 0..m.ngeom() {
@@ -969,7 +1192,11 @@ impl<'r> Builder<'r> {
             if m.geom_type[g] == GeomType::Plane && w != 0 && m.body_mocapid[w].is_none() {
                 let b = m.geom_bodyid[g];
                 return Err(MjcfError::new(
-                    Location { file: main.root.file.to_string(), line: 0, element: format!("geom {g} (body '{}')", m.body_name[b]) },
+                    Location {
+                        file: main.root.file.to_string(),
+                        line: 0,
+                        element: format!("geom {g} (body '{}')", m.body_name[b]),
+                    },
                     "plane geoms can only be attached to static or mocap bodies",
                 ));
             }
@@ -994,8 +1221,13 @@ impl<'r> Builder<'r> {
         for (src, prefix, suffix, lenient) in sections {
             for contact in src.sections("contact") {
                 for c in &contact.children {
-                    let lookup = |map: &HashMap<String, usize>, key: &str, what: &str| -> Result<Option<usize>> {
-                        let n = c.attr(key).ok_or_else(|| c.err(format!("{} requires '{key}'", c.name)))?;
+                    let lookup = |map: &HashMap<String, usize>,
+                                  key: &str,
+                                  what: &str|
+                     -> Result<Option<usize>> {
+                        let n = c
+                            .attr(key)
+                            .ok_or_else(|| c.err(format!("{} requires '{key}'", c.name)))?;
                         match map.get(&format!("{prefix}{n}{suffix}")) {
                             Some(&id) => Ok(Some(id)),
                             None if *lenient => Ok(None),
@@ -1005,8 +1237,10 @@ impl<'r> Builder<'r> {
                     match c.name.as_str() {
                         "pair" => {
                             let r: Resolved = src.defaults.layers("pair", class_of(c, MAIN), c)?;
-                            let (Some(mut g1), Some(mut g2)) = (lookup(geoms, "geom1", "geom")?, lookup(geoms, "geom2", "geom")?)
-                            else {
+                            let (Some(mut g1), Some(mut g2)) = (
+                                lookup(geoms, "geom1", "geom")?,
+                                lookup(geoms, "geom2", "geom")?,
+                            ) else {
                                 continue;
                             };
                             if m.geom_bodyid[g1] > m.geom_bodyid[g2] {
@@ -1015,7 +1249,9 @@ impl<'r> Builder<'r> {
                             let sig = ((m.geom_bodyid[g1] as u32) << 16) + m.geom_bodyid[g2] as u32;
                             let condim = r.int("condim")?.unwrap_or(3);
                             if ![1, 3, 4, 6].contains(&condim) {
-                                return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
+                                return Err(
+                                    c.err(format!("condim must be 1, 3, 4 or 6, got {condim}"))
+                                );
                             }
                             let mut friction = [1.0, 1.0, 0.005, 0.0001, 0.0001];
                             r.partial("friction", &mut friction)?;
@@ -1039,8 +1275,10 @@ impl<'r> Builder<'r> {
                             m.pair_adhesion.push(r.number("adhesion")?.unwrap_or(0.0));
                         }
                         "exclude" => {
-                            let (Some(b1), Some(b2)) = (lookup(bodies, "body1", "body")?, lookup(bodies, "body2", "body")?)
-                            else {
+                            let (Some(b1), Some(b2)) = (
+                                lookup(bodies, "body1", "body")?,
+                                lookup(bodies, "body2", "body")?,
+                            ) else {
                                 continue;
                             };
                             let (lo, hi) = (b1.min(b2), b1.max(b2));
@@ -1082,27 +1320,57 @@ impl<'r> Builder<'r> {
                 let mut qpos = m.qpos0.clone();
                 if let Some(q) = k.numbers("qpos")? {
                     if q.len() > m.nq() {
-                        return Err(k.err(format!("qpos has {} values, the model has nq = {}", q.len(), m.nq())));
+                        return Err(k.err(format!(
+                            "qpos has {} values, the model has nq = {}",
+                            q.len(),
+                            m.nq()
+                        )));
                     }
                     qpos[..q.len()].copy_from_slice(&q);
                 }
                 for j in 0..m.njnt() {
-                    let a = m.jnt_qposadr[j] + if m.jnt_type[j] == JointType::Free { 3 } else { 0 };
+                    let a = m.jnt_qposadr[j]
+                        + if m.jnt_type[j] == JointType::Free {
+                            3
+                        } else {
+                            0
+                        };
                     if matches!(m.jnt_type[j], JointType::Free | JointType::Ball) {
-                        let q = normalize_quat(quat_wxyz(qpos[a], qpos[a + 1], qpos[a + 2], qpos[a + 3]));
+                        let q = normalize_quat(quat_wxyz(
+                            qpos[a],
+                            qpos[a + 1],
+                            qpos[a + 2],
+                            qpos[a + 3],
+                        ));
                         qpos[a..a + 4].copy_from_slice(&collide::math::quat_to_wxyz(q));
                     }
                 }
                 let mpos = match k.numbers("mpos")? {
-                    Some(v) if v.len() == 3 * mpos0.len() => v.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect(),
-                    Some(v) => return Err(k.err(format!("mpos has {} values, expected {}", v.len(), 3 * mpos0.len()))),
+                    Some(v) if v.len() == 3 * mpos0.len() => v
+                        .chunks_exact(3)
+                        .map(|c| DVec3::new(c[0], c[1], c[2]))
+                        .collect(),
+                    Some(v) => {
+                        return Err(k.err(format!(
+                            "mpos has {} values, expected {}",
+                            v.len(),
+                            3 * mpos0.len()
+                        )))
+                    }
                     None => mpos0.clone(),
                 };
                 let mquat = match k.numbers("mquat")? {
-                    Some(v) if v.len() == 4 * mquat0.len() => {
-                        v.chunks_exact(4).map(|c| normalize_quat(quat_wxyz(c[0], c[1], c[2], c[3]))).collect()
+                    Some(v) if v.len() == 4 * mquat0.len() => v
+                        .chunks_exact(4)
+                        .map(|c| normalize_quat(quat_wxyz(c[0], c[1], c[2], c[3])))
+                        .collect(),
+                    Some(v) => {
+                        return Err(k.err(format!(
+                            "mquat has {} values, expected {}",
+                            v.len(),
+                            4 * mquat0.len()
+                        )))
                     }
-                    Some(v) => return Err(k.err(format!("mquat has {} values, expected {}", v.len(), 4 * mquat0.len()))),
                     None => mquat0.clone(),
                 };
                 m.key_name.push(k.attr("name").unwrap_or("").to_string());

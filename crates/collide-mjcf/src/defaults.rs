@@ -23,7 +23,11 @@ impl Defaults {
         for top in root.children_named("default") {
             // a top-level default is the main class, whether or not it says class="main"
             let name = top.attr("class").unwrap_or(MAIN).to_string();
-            let parent = if name == MAIN { None } else { Some(MAIN.to_string()) };
+            let parent = if name == MAIN {
+                None
+            } else {
+                Some(MAIN.to_string())
+            };
             d.add_class(top, name, parent)?;
         }
         Ok(d)
@@ -68,7 +72,9 @@ impl Defaults {
         let mut chain = Vec::new();
         let mut cur = Some(class);
         while let Some(c) = cur {
-            let Some((parent, kinds)) = self.classes.get(c) else { break };
+            let Some((parent, kinds)) = self.classes.get(c) else {
+                break;
+            };
             if let Some(e) = kinds.get(kind) {
                 chain.push(e);
             }
@@ -102,7 +108,11 @@ impl Resolved<'_> {
 
     /// The layer that sets `key`, nearest first.
     pub fn layer_of(&self, key: &str) -> Option<&Elem> {
-        self.layers.iter().rev().find(|l| l.attr(key).is_some()).copied()
+        self.layers
+            .iter()
+            .rev()
+            .find(|l| l.attr(key).is_some())
+            .copied()
     }
 }
 

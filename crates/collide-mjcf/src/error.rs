@@ -36,7 +36,10 @@ pub struct MjcfError {
 impl MjcfError {
     /// An error at `location`.
     pub fn new(location: Location, message: impl Into<String>) -> MjcfError {
-        MjcfError { location, message: message.into() }
+        MjcfError {
+            location,
+            message: message.into(),
+        }
     }
 }
 

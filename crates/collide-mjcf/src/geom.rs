@@ -49,7 +49,12 @@ pub fn rbound(t: GeomType, size: DVec3, mesh: Option<&Mesh>, hfield: Option<&HFi
         GeomType::Box => size.length(),
         GeomType::Mesh => {
             let a = mesh.map(|m| m.aamm).unwrap_or_default();
-            DVec3::new(a[0].abs().max(a[3].abs()), a[1].abs().max(a[4].abs()), a[2].abs().max(a[5].abs())).length()
+            DVec3::new(
+                a[0].abs().max(a[3].abs()),
+                a[1].abs().max(a[4].abs()),
+                a[2].abs().max(a[5].abs()),
+            )
+            .length()
         }
     }
 }
@@ -60,7 +65,14 @@ pub fn aabb(t: GeomType, size: DVec3, mesh: Option<&Mesh>, hfield: Option<&HFiel
         GeomType::Plane => [0.0, 0.0, -5e9, 1e10, 1e10, 5e9],
         GeomType::HField => {
             let s = hfield.map(|h| h.size).unwrap_or_default();
-            [0.0, 0.0, 0.5 * (s[2] - s[3]), s[0], s[1], 0.5 * (s[2] + s[3])]
+            [
+                0.0,
+                0.0,
+                0.5 * (s[2] - s[3]),
+                s[0],
+                s[1],
+                0.5 * (s[2] + s[3]),
+            ]
         }
         GeomType::Sphere => [0.0, 0.0, 0.0, size.x, size.x, size.x],
         GeomType::Capsule => [0.0, 0.0, 0.0, size.x, size.x, size.x + size.y],
@@ -83,7 +95,11 @@ pub fn aabb(t: GeomType, size: DVec3, mesh: Option<&Mesh>, hfield: Option<&HFiel
 /// Size of a mesh geom: per-axis maximum of `|aamm|`.
 pub fn mesh_size(mesh: &Mesh) -> DVec3 {
     let a = mesh.aamm;
-    DVec3::new(a[0].abs().max(a[3].abs()), a[1].abs().max(a[4].abs()), a[2].abs().max(a[5].abs()))
+    DVec3::new(
+        a[0].abs().max(a[3].abs()),
+        a[1].abs().max(a[4].abs()),
+        a[2].abs().max(a[5].abs()),
+    )
 }
 
 /// Volume and principal moments of inertia per unit mass, in the geom frame.
@@ -102,8 +118,8 @@ pub fn mass_properties(t: GeomType, size: DVec3, mesh: Option<&Mesh>) -> (f64, D
             let ms = vs / v;
             let hh = 2.0 * h;
             let iz = mc * r * r / 2.0 + ms * 0.4 * r * r;
-            let ix = mc * (r * r / 4.0 + hh * hh / 12.0)
-                + ms * (0.4 * r * r + h * h + 0.75 * r * h);
+            let ix =
+                mc * (r * r / 4.0 + hh * hh / 12.0) + ms * (0.4 * r * r + h * h + 0.75 * r * h);
             (v, DVec3::new(ix, ix, iz))
         }
         GeomType::Cylinder => {

@@ -31,7 +31,9 @@ pub fn decode_hfield_png(name: &str, bytes: &[u8]) -> Result<(usize, usize, Vec<
     let (width, height) = reader.info().size();
     let (ncol, nrow) = (width as usize, height as usize);
     if ncol == 0 || nrow == 0 {
-        return Err(format!("error decoding PNG file '{name}': dimensions are invalid"));
+        return Err(format!(
+            "error decoding PNG file '{name}': dimensions are invalid"
+        ));
     }
     let (color, depth) = reader.output_color_type();
     let line = reader.output_line_size(width);
@@ -47,7 +49,9 @@ pub fn decode_hfield_png(name: &str, bytes: &[u8]) -> Result<(usize, usize, Vec<
         png::ColorType::Rgb => 3,
         png::ColorType::Rgba => 4,
         png::ColorType::Indexed => {
-            return Err(format!("error decoding PNG file '{name}': palette was not expanded"))
+            return Err(format!(
+                "error decoding PNG file '{name}': palette was not expanded"
+            ))
         }
     };
     let sample_bytes = match depth {
@@ -148,7 +152,9 @@ pub fn build_hfield(
         ));
     }
     if let Some(i) = data.iter().position(|d| !d.is_finite()) {
-        return Err(format!("hfield '{name}': elevation value {i} is not finite"));
+        return Err(format!(
+            "hfield '{name}': elevation value {i} is not finite"
+        ));
     }
     // MuJoCo starts the range at (1e10, -1e10) in float
     let (mut emin, mut emax) = (1e10f32, -1e10f32);
@@ -163,5 +169,11 @@ pub fn build_hfield(
             *d /= range;
         }
     }
-    Ok(HField { name: name.to_string(), size, nrow, ncol, data })
+    Ok(HField {
+        name: name.to_string(),
+        size,
+        nrow,
+        ncol,
+        data,
+    })
 }

@@ -30,10 +30,24 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<collide::Model> {
 pub fn load_file_with(path: &Path, reader: &dyn FileReader) -> Result<collide::Model> {
     let file = path.display().to_string();
     let bytes = reader.read(path).map_err(|e| {
-        MjcfError::new(Location { file: file.clone(), line: 0, element: "mujoco".into() }, e)
+        MjcfError::new(
+            Location {
+                file: file.clone(),
+                line: 0,
+                element: "mujoco".into(),
+            },
+            e,
+        )
     })?;
     let text = String::from_utf8(bytes).map_err(|_| {
-        MjcfError::new(Location { file: file.clone(), line: 0, element: "mujoco".into() }, "file is not UTF-8")
+        MjcfError::new(
+            Location {
+                file: file.clone(),
+                line: 0,
+                element: "mujoco".into(),
+            },
+            "file is not UTF-8",
+        )
     })?;
     compiler::compile(&text, &file, &xml::parent_dir(path), reader)
 }

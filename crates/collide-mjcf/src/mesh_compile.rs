@@ -243,7 +243,11 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         let mut volume = 0.0;
         for f in mass_faces {
             let (area, normal, center) = triangle(&vert[f[0]], &vert[f[1]], &vert[f[2]]);
-            let vec = [center[0] - facecen[0], center[1] - facecen[1], center[2] - facecen[2]];
+            let vec = [
+                center[0] - facecen[0],
+                center[1] - facecen[1],
+                center[2] - facecen[2],
+            ];
             let mut vol = dot(&vec, &normal) * area / 3.0;
             if inertia == MeshInertia::Legacy {
                 vol = vol.abs();
@@ -267,13 +271,23 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     }
 
     // ---- inertia about the centre of mass; recomputes the volume (or area)
-    let centered: Vec<V3> =
-        vert.iter().map(|v| [v[0] - com[0], v[1] - com[1], v[2] - com[2]]).collect();
+    let centered: Vec<V3> = vert
+        .iter()
+        .map(|v| [v[0] - com[0], v[1] - com[1], v[2] - com[2]])
+        .collect();
     const K: [[usize; 2]; 6] = [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]];
     let mut p = [0.0; 6];
     let mut total = 0.0;
-    let ctri = if inertia == MeshInertia::Shell { 12.0 } else { 20.0 };
-    let inertia_faces = if inertia == MeshInertia::Shell { &face[..] } else { mass_faces };
+    let ctri = if inertia == MeshInertia::Shell {
+        12.0
+    } else {
+        20.0
+    };
+    let inertia_faces = if inertia == MeshInertia::Shell {
+        &face[..]
+    } else {
+        mass_faces
+    };
     for f in inertia_faces {
         let (d, e, g) = (&centered[f[0]], &centered[f[1]], &centered[f[2]]);
         let (area, normal, center) = triangle(d, e, g);
@@ -305,7 +319,6 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         return fail("mesh volume is too small. Try setting inertia to shell".into());
     }
     let (ev, quat) = eig3(&full);
-    if std::env::var("MESH_DEBUG").is_ok() { eprintln!("FULL {:?}", full); }
     let eigval = DVec3::from_array(ev);
     if !(ev[2] > 0.0) {
         return fail("eigenvalue of mesh inertia must be positive".into());
@@ -337,13 +350,20 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
             aamm[k] = aamm[k].min(r[k]);
             aamm[k + 3] = aamm[k + 3].max(r[k]);
         }
-        out.push(DVec3::new(r[0] as f32 as f64, r[1] as f32 as f64, r[2] as f32 as f64));
+        out.push(DVec3::new(
+            r[0] as f32 as f64,
+            r[1] as f32 as f64,
+            r[2] as f32 as f64,
+        ));
     }
 
     Ok(Mesh {
         name: name.to_string(),
         vert: out,
-        face: face.iter().map(|f| [f[0] as u32, f[1] as u32, f[2] as u32]).collect(),
+        face: face
+            .iter()
+            .map(|f| [f[0] as u32, f[1] as u32, f[2] as u32])
+            .collect(),
         pos: DVec3::from_array(com),
         quat,
         aamm,
@@ -363,9 +383,10 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
 /// off-diagonal element is below `1e-15 (|d₀| + |d₁| + |d₂|)`, and eigenvalues are swapped only
 /// when they differ by more than `1e-12 max |dᵢ|`. Checked against MuJoCo 4.0.0 on random
 /// matrices (quaternions agree to ~1e-15; the old rules were off by up to 1e-7).
-pub fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
+fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
     let mut quat = DQuat::IDENTITY;
     let mut ev = [mat[0], mat[4], mat[8]];
+    let tol = 1e-7 * mat[0].abs().max(mat[4].abs()).max(mat[8].abs());
     for _ in 0..500 {
         let v = mat_to_rowmajor(&quat_to_mat(quat));
         let vt = [v[0], v[3], v[6], v[1], v[4], v[7], v[2], v[5], v[8]];
@@ -379,8 +400,8 @@ pub fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
             (1, 2, 0)
         };
         let off = d[3 * rk + ck];
-        // also stops on NaN
-        if !(off.abs() >= 1e-15 * (d[0].abs() + d[4].abs() + d[8].abs())) {
+        // also stops on zero and NaN
+        if !(off.abs() >= tol) || off == 0.0 {
             break;
         }
         let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * off);
@@ -445,7 +466,11 @@ fn triangle(v1: &V3, v2: &V3, v3: &V3) -> (f64, V3, V3) {
     ];
     let b = [v2[0] - v1[0], v2[1] - v1[1], v2[2] - v1[2]];
     let c = [v3[0] - v1[0], v3[1] - v1[1], v3[2] - v1[2]];
-    let mut n = [b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0]];
+    let mut n = [
+        b[1] * c[2] - b[2] * c[1],
+        b[2] * c[0] - b[0] * c[2],
+        b[0] * c[1] - b[1] * c[0],
+    ];
     let len = dot(&n, &n).sqrt();
     if !(len >= MINVAL) {
         return (0.0, n, center);
@@ -506,18 +531,15 @@ pub mod hull {
     impl Degenerate {
         /// Message in MuJoCo's words.
         pub fn message(self) -> String {
-            let what = match self {
-                Degenerate::Colocated => "colocated",
-                Degenerate::Collinear => "collinear",
-                Degenerate::Coplanar => "coplanar",
+            let (what, advice) = match self {
+                Degenerate::Colocated => ("colocated", "a small sphere"),
+                Degenerate::Collinear => ("collinear", "a thin capsule"),
+                Degenerate::Coplanar => ("coplanar", "a primitive geom type (plane or thin box)"),
                 Degenerate::Failed => {
                     return "could not construct the convex hull (numerical failure)".into()
                 }
             };
-            format!(
-                "mesh has {what} vertices, cannot compute convex hull. Consider using a \
-                 primitive geom type (plane or thin box) instead"
-            )
+            format!("mesh has {what} vertices, cannot compute convex hull. Consider using {advice} instead")
         }
     }
 
@@ -531,8 +553,17 @@ pub mod hull {
     fn make_face(p: &[DVec3], v: [usize; 3]) -> Face {
         let n = (p[v[1]] - p[v[0]]).cross(p[v[2]] - p[v[0]]);
         let len = n.length();
-        let n = if len > 0.0 && len.is_finite() { n / len } else { DVec3::ZERO };
-        Face { v, n, alive: true, outside: Vec::new() }
+        let n = if len > 0.0 && len.is_finite() {
+            n / len
+        } else {
+            DVec3::ZERO
+        };
+        Face {
+            v,
+            n,
+            alive: true,
+            outside: Vec::new(),
+        }
     }
 
     #[inline]
@@ -565,8 +596,12 @@ pub mod hull {
         // their line, the point furthest from their plane
         let mut ext = Vec::with_capacity(6);
         for k in 0..3 {
-            let imin = (0..n).min_by(|&a, &b| p[a][k].total_cmp(&p[b][k])).unwrap_or(0);
-            let imax = (0..n).max_by(|&a, &b| p[a][k].total_cmp(&p[b][k])).unwrap_or(0);
+            let imin = (0..n)
+                .min_by(|&a, &b| p[a][k].total_cmp(&p[b][k]))
+                .unwrap_or(0);
+            let imax = (0..n)
+                .max_by(|&a, &b| p[a][k].total_cmp(&p[b][k]))
+                .unwrap_or(0);
             ext.push(imin);
             ext.push(imax);
         }
@@ -607,8 +642,12 @@ pub mod hull {
 
         let mut faces: Vec<Face> = Vec::new();
         let simplex = [i0, i1, i2, i3];
-        for (tri, opp) in [([i0, i1, i2], i3), ([i0, i1, i3], i2), ([i0, i2, i3], i1), ([i1, i2, i3], i0)]
-        {
+        for (tri, opp) in [
+            ([i0, i1, i2], i3),
+            ([i0, i1, i3], i2),
+            ([i0, i2, i3], i1),
+            ([i1, i2, i3], i0),
+        ] {
             let mut f = make_face(p, tri);
             if dist(p, &f, opp) > 0.0 {
                 f = make_face(p, [tri[0], tri[2], tri[1]]);
@@ -664,7 +703,9 @@ pub mod hull {
                 let fv = faces[fi].v;
                 for k in 0..3 {
                     let (a, b) = (fv[k], fv[(k + 1) % 3]);
-                    let Some(&tw) = edges.get(&(b, a)) else { return Err(Degenerate::Failed) };
+                    let Some(&tw) = edges.get(&(b, a)) else {
+                        return Err(Degenerate::Failed);
+                    };
                     if mark[tw] != 0 {
                         continue;
                     }

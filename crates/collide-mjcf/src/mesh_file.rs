@@ -83,14 +83,20 @@ fn detect_format(name: &str, bytes: &[u8]) -> Option<Format> {
     if text.starts_with(b"solid") {
         return Some(Format::Stl);
     }
-    if text.first().is_some_and(|c| matches!(c, b'v' | b'f' | b'#' | b'o' | b'g' | b'm' | b'u')) {
+    if text
+        .first()
+        .is_some_and(|c| matches!(c, b'v' | b'f' | b'#' | b'o' | b'g' | b'm' | b'u'))
+    {
         return Some(Format::Obj);
     }
     None
 }
 
 fn trim_ascii_start(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
     &b[start..]
 }
 
@@ -160,7 +166,9 @@ fn decode_stl(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
 }
 
 fn decode_ascii_stl(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
-    let mut tokens = bytes.split(|c| c.is_ascii_whitespace()).filter(|t| !t.is_empty());
+    let mut tokens = bytes
+        .split(|c| c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty());
     let mut builder = StlBuilder::default();
     let mut pending: Vec<[f32; 3]> = Vec::with_capacity(3);
     let mut nvertex = 0usize;
@@ -171,15 +179,18 @@ fn decode_ascii_stl(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
         nvertex += 1;
         let mut v = [0f32; 3];
         for c in v.iter_mut() {
-            let t = tokens
-                .next()
-                .ok_or_else(|| format!("ASCII STL '{name}': vertex {nvertex} has fewer than 3 coordinates"))?;
-            *c = std::str::from_utf8(t).ok().and_then(|s| s.parse::<f32>().ok()).ok_or_else(|| {
-                format!(
-                    "ASCII STL '{name}': invalid coordinate '{}' in vertex {nvertex}",
-                    String::from_utf8_lossy(t)
-                )
+            let t = tokens.next().ok_or_else(|| {
+                format!("ASCII STL '{name}': vertex {nvertex} has fewer than 3 coordinates")
             })?;
+            *c = std::str::from_utf8(t)
+                .ok()
+                .and_then(|s| s.parse::<f32>().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "ASCII STL '{name}': invalid coordinate '{}' in vertex {nvertex}",
+                        String::from_utf8_lossy(t)
+                    )
+                })?;
         }
         pending.push(v);
         if pending.len() == 3 {
@@ -212,13 +223,16 @@ impl StlBuilder {
         let mut f = [0u32; 3];
         for (j, v) in tri.iter().enumerate() {
             if v.iter().any(|c| c.abs() > BOUND) {
-                return Err(format!("vertex in STL file '{name}' exceeds maximum bounds (2^30)"));
+                return Err(format!(
+                    "vertex in STL file '{name}' exceeds maximum bounds (2^30)"
+                ));
             }
             let key = [v[0].to_bits(), v[1].to_bits(), v[2].to_bits()];
             let next = self.vert.len() as u32;
             let id = *self.map.entry(key).or_insert(next);
             if id == next {
-                self.vert.push(DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64));
+                self.vert
+                    .push(DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64));
             }
             f[j] = id;
         }
@@ -227,7 +241,10 @@ impl StlBuilder {
     }
 
     fn finish(self) -> RawMesh {
-        RawMesh { vert: self.vert, face: self.face }
+        RawMesh {
+            vert: self.vert,
+            face: self.face,
+        }
     }
 }
 
@@ -243,7 +260,10 @@ struct MshLayout {
 
 fn msh_layout(bytes: &[u8]) -> Result<MshLayout, String> {
     if bytes.len() < 16 {
-        return Err(format!("missing header: {} bytes, need at least 16", bytes.len()));
+        return Err(format!(
+            "missing header: {} bytes, need at least 16",
+            bytes.len()
+        ));
     }
     let nv = read_i32(bytes, 0).unwrap_or(-1);
     let nn = read_i32(bytes, 4).unwrap_or(-1);
@@ -266,7 +286,12 @@ fn msh_layout(bytes: &[u8]) -> Result<MshLayout, String> {
     }
     let vert_at = 16usize;
     let face_at = (16 + 12 * nv + 12 * nn + 8 * nt) as usize;
-    Ok(MshLayout { nv: nv as usize, nf: nf as usize, vert_at, face_at })
+    Ok(MshLayout {
+        nv: nv as usize,
+        nf: nf as usize,
+        vert_at,
+        face_at,
+    })
 }
 
 fn decode_msh(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
@@ -313,7 +338,9 @@ fn decode_obj(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
     for (lineno, raw_line) in bytes.split(|&c| c == b'\n').enumerate() {
         let lineno = lineno + 1;
         let line = trim_ascii_start(raw_line);
-        let mut tokens = line.split(|c| c.is_ascii_whitespace()).filter(|t| !t.is_empty());
+        let mut tokens = line
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|t| !t.is_empty());
         let Some(key) = tokens.next() else { continue };
         match key {
             b"v" => {
@@ -373,7 +400,10 @@ fn decode_obj(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
             triangulate_tinyobj(poly, &vert_f32, &mut face);
         }
     }
-    let vert = vert_f32.iter().map(|v| DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64)).collect();
+    let vert = vert_f32
+        .iter()
+        .map(|v| DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64))
+        .collect();
     let face = face
         .into_iter()
         .map(|[a, b, c]| [a as u32, b as u32, c as u32])

@@ -2,7 +2,9 @@
 
 use glam::{DQuat, DVec3};
 
-use collide::math::{axis_angle_quat, mat_to_quat, mul_quat, normalize_quat, quat_wxyz, rot_vec_quat, z_to_quat};
+use collide::math::{
+    axis_angle_quat, mat_to_quat, mul_quat, normalize_quat, quat_wxyz, rot_vec_quat, z_to_quat,
+};
 
 use crate::error::Result;
 use crate::xml::{AttrSource, Elem};
@@ -18,7 +20,10 @@ pub struct AngleSettings {
 
 impl Default for AngleSettings {
     fn default() -> Self {
-        AngleSettings { degrees: true, eulerseq: *b"xyz" }
+        AngleSettings {
+            degrees: true,
+            eulerseq: *b"xyz",
+        }
     }
 }
 
@@ -46,30 +51,46 @@ pub struct Frame {
 
 impl Frame {
     /// The identity frame.
-    pub const IDENTITY: Frame = Frame { pos: DVec3::ZERO, quat: DQuat::IDENTITY };
+    pub const IDENTITY: Frame = Frame {
+        pos: DVec3::ZERO,
+        quat: DQuat::IDENTITY,
+    };
 
     /// `self ∘ child`: `child` expressed in this frame's parent.
     pub fn compose(&self, child: Frame) -> Frame {
         if *self == Frame::IDENTITY {
             return child;
         }
-        Frame { pos: self.pos + rot_vec_quat(child.pos, self.quat), quat: normalize_quat(mul_quat(self.quat, child.quat)) }
+        Frame {
+            pos: self.pos + rot_vec_quat(child.pos, self.quat),
+            quat: normalize_quat(mul_quat(self.quat, child.quat)),
+        }
     }
 }
 
 /// Reads the element's orientation. Only the element's own attributes are considered first;
 /// if it has none, the nearest default layer that has one (for elements with defaults).
 /// Returns `None` when nothing is specified.
-pub fn read_orientation(src: &dyn OrientationSource, angles: &AngleSettings) -> Result<Option<DQuat>> {
+pub fn read_orientation(
+    src: &dyn OrientationSource,
+    angles: &AngleSettings,
+) -> Result<Option<DQuat>> {
     for layer in src.orientation_layers().into_iter().rev() {
-        let present: Vec<&str> = KEYS.iter().copied().filter(|k| layer.attr(k).is_some()).collect();
+        let present: Vec<&str> = KEYS
+            .iter()
+            .copied()
+            .filter(|k| layer.attr(k).is_some())
+            .collect();
         if present.is_empty() {
             continue;
         }
         // MuJoCo: an alternative specifier overrides `quat`; two alternatives are an error.
         let alts: Vec<&str> = present.iter().copied().filter(|k| *k != "quat").collect();
         if alts.len() > 1 {
-            return Err(layer.err(format!("multiple orientation specifiers: {}", alts.join(", "))));
+            return Err(layer.err(format!(
+                "multiple orientation specifiers: {}",
+                alts.join(", ")
+            )));
         }
         return orientation_of(layer, alts.first().copied().unwrap_or("quat"), angles).map(Some);
     }
@@ -121,7 +142,10 @@ fn orientation_of(e: &Elem, key: &str, angles: &AngleSettings) -> Result<DQuat> 
             }
             Ok(z_to_quat(z / n))
         }
-        _ => Ok(euler_quat(e.array::<3>("euler")?.unwrap_or_default(), angles)),
+        _ => Ok(euler_quat(
+            e.array::<3>("euler")?.unwrap_or_default(),
+            angles,
+        )),
     }
 }
 
@@ -135,7 +159,11 @@ pub fn euler_quat(a: [f64; 3], angles: &AngleSettings) -> DQuat {
             _ => DVec3::Z,
         };
         let r = axis_angle_quat(axis, angles.to_rad(a[i]));
-        q = if c.is_ascii_lowercase() { mul_quat(q, r) } else { mul_quat(r, q) };
+        q = if c.is_ascii_lowercase() {
+            mul_quat(q, r)
+        } else {
+            mul_quat(r, q)
+        };
     }
     normalize_quat(q)
 }

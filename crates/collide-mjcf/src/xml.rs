@@ -41,7 +41,10 @@ pub struct Elem {
 impl Elem {
     /// The raw value of attribute `key`.
     pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Location of this element for error messages.
@@ -50,7 +53,11 @@ impl Elem {
             Some(n) => format!("{} name=\"{}\"", self.name, n),
             None => self.name.clone(),
         };
-        Location { file: self.file.to_string(), line: self.line, element }
+        Location {
+            file: self.file.to_string(),
+            line: self.line,
+            element,
+        }
     }
 
     /// An error at this element.
@@ -83,11 +90,18 @@ fn parse_with_includes(
     reader: &dyn FileReader,
     depth: &mut usize,
 ) -> Result<Elem> {
-    let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
     let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| {
         let pos = e.pos();
         MjcfError::new(
-            Location { file: file.to_string(), line: pos.row, element: "xml".into() },
+            Location {
+                file: file.to_string(),
+                line: pos.row,
+                element: "xml".into(),
+            },
             format!("malformed XML: {e}"),
         )
     })?;
@@ -102,14 +116,26 @@ fn convert(doc: &roxmltree::Document, node: roxmltree::Node, file: &Arc<str>) ->
     let line = doc.text_pos_at(node.range().start).row;
     Elem {
         name: node.tag_name().name().to_string(),
-        attrs: node.attributes().map(|a| (a.name().to_string(), a.value().to_string())).collect(),
-        children: node.children().filter(|c| c.is_element()).map(|c| convert(doc, c, file)).collect(),
+        attrs: node
+            .attributes()
+            .map(|a| (a.name().to_string(), a.value().to_string()))
+            .collect(),
+        children: node
+            .children()
+            .filter(|c| c.is_element())
+            .map(|c| convert(doc, c, file))
+            .collect(),
         file: file.clone(),
         line,
     }
 }
 
-fn expand_includes(elem: &mut Elem, base_dir: &Path, reader: &dyn FileReader, depth: &mut usize) -> Result<()> {
+fn expand_includes(
+    elem: &mut Elem,
+    base_dir: &Path,
+    reader: &dyn FileReader,
+    depth: &mut usize,
+) -> Result<()> {
     if !elem.children.iter().any(|c| c.name == "include") {
         for c in &mut elem.children {
             expand_includes(c, base_dir, reader, depth)?;
@@ -127,12 +153,17 @@ fn expand_includes(elem: &mut Elem, base_dir: &Path, reader: &dyn FileReader, de
             }
             let path = base_dir.join(rel);
             let bytes = reader.read(&path).map_err(|e| c.err(e))?;
-            let text = String::from_utf8(bytes).map_err(|_| c.err(format!("{} is not UTF-8", path.display())))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| c.err(format!("{} is not UTF-8", path.display())))?;
             *depth += 1;
-            let inc = parse_with_includes(&text, &path.display().to_string(), base_dir, reader, depth)?;
+            let inc =
+                parse_with_includes(&text, &path.display().to_string(), base_dir, reader, depth)?;
             *depth -= 1;
             if inc.name != "mujoco" {
-                return Err(c.err(format!("included file {} must have a <mujoco> root element", path.display())));
+                return Err(c.err(format!(
+                    "included file {} must have a <mujoco> root element",
+                    path.display()
+                )));
             }
             elem.children.extend(inc.children);
         } else {
@@ -152,15 +183,24 @@ pub trait AttrSource {
 
     /// Parses a whitespace-separated list of finite numbers.
     fn numbers(&self, key: &str) -> Result<Option<Vec<f64>>> {
-        let Some(text) = self.raw(key) else { return Ok(None) };
-        parse_numbers(text).map(Some).map_err(|m| self.blame().err(format!("attribute '{key}': {m}")))
+        let Some(text) = self.raw(key) else {
+            return Ok(None);
+        };
+        parse_numbers(text)
+            .map(Some)
+            .map_err(|m| self.blame().err(format!("attribute '{key}': {m}")))
     }
 
     /// Exactly `N` finite numbers.
     fn array<const N: usize>(&self, key: &str) -> Result<Option<[f64; N]>> {
-        let Some(v) = self.numbers(key)? else { return Ok(None) };
+        let Some(v) = self.numbers(key)? else {
+            return Ok(None);
+        };
         if v.len() != N {
-            return Err(self.blame().err(format!("attribute '{key}' needs {N} numbers, got {}", v.len())));
+            return Err(self.blame().err(format!(
+                "attribute '{key}' needs {N} numbers, got {}",
+                v.len()
+            )));
         }
         let mut out = [0.0; N];
         out.copy_from_slice(&v);
@@ -169,9 +209,14 @@ pub trait AttrSource {
 
     /// Up to `N` numbers, overwriting the leading entries of `into` (MuJoCo's partial read).
     fn partial<const N: usize>(&self, key: &str, into: &mut [f64; N]) -> Result<()> {
-        let Some(v) = self.numbers(key)? else { return Ok(()) };
+        let Some(v) = self.numbers(key)? else {
+            return Ok(());
+        };
         if v.is_empty() || v.len() > N {
-            return Err(self.blame().err(format!("attribute '{key}' needs 1 to {N} numbers, got {}", v.len())));
+            return Err(self.blame().err(format!(
+                "attribute '{key}' needs 1 to {N} numbers, got {}",
+                v.len()
+            )));
         }
         into[..v.len()].copy_from_slice(&v);
         Ok(())
@@ -189,11 +234,13 @@ pub trait AttrSource {
 
     /// An integer.
     fn int(&self, key: &str) -> Result<Option<i64>> {
-        let Some(text) = self.raw(key) else { return Ok(None) };
-        text.trim()
-            .parse::<i64>()
-            .map(Some)
-            .map_err(|_| self.blame().err(format!("attribute '{key}': '{text}' is not an integer")))
+        let Some(text) = self.raw(key) else {
+            return Ok(None);
+        };
+        text.trim().parse::<i64>().map(Some).map_err(|_| {
+            self.blame()
+                .err(format!("attribute '{key}': '{text}' is not an integer"))
+        })
     }
 
     /// `true`/`false`.
@@ -202,17 +249,28 @@ pub trait AttrSource {
             None => Ok(None),
             Some("true") => Ok(Some(true)),
             Some("false") => Ok(Some(false)),
-            Some(other) => Err(self.blame().err(format!("attribute '{key}': '{other}' is not true or false"))),
+            Some(other) => Err(self
+                .blame()
+                .err(format!("attribute '{key}': '{other}' is not true or false"))),
         }
     }
 
     /// One of `choices`.
     fn keyword(&self, key: &str, choices: &[&str]) -> Result<Option<usize>> {
-        let Some(text) = self.raw(key) else { return Ok(None) };
+        let Some(text) = self.raw(key) else {
+            return Ok(None);
+        };
         let t = text.trim();
-        choices.iter().position(|c| *c == t).map(Some).ok_or_else(|| {
-            self.blame().err(format!("attribute '{key}': '{t}' is not one of {}", choices.join(", ")))
-        })
+        choices
+            .iter()
+            .position(|c| *c == t)
+            .map(Some)
+            .ok_or_else(|| {
+                self.blame().err(format!(
+                    "attribute '{key}': '{t}' is not one of {}",
+                    choices.join(", ")
+                ))
+            })
     }
 }
 

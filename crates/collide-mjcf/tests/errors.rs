@@ -10,7 +10,10 @@ struct MemFs(HashMap<PathBuf, Vec<u8>>);
 
 impl FileReader for MemFs {
     fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
-        self.0.get(path).cloned().ok_or_else(|| format!("cannot read {}: no such file", path.display()))
+        self.0
+            .get(path)
+            .cloned()
+            .ok_or_else(|| format!("cannot read {}: no such file", path.display()))
     }
 }
 
@@ -123,7 +126,10 @@ fn wrong_keyframe_length_is_rejected() {
 
 #[test]
 fn missing_include_names_the_include() {
-    let fs = MemFs(HashMap::from([(PathBuf::from("m/main.xml"), b"<mujoco>\n  <include file=\"gone.xml\"/>\n</mujoco>".to_vec())]));
+    let fs = MemFs(HashMap::from([(
+        PathBuf::from("m/main.xml"),
+        b"<mujoco>\n  <include file=\"gone.xml\"/>\n</mujoco>".to_vec(),
+    )]));
     let e = load_file_with(Path::new("m/main.xml"), &fs).expect_err("missing include");
     assert_eq!(e.location.file, "m/main.xml");
     assert_eq!(e.location.line, 2);
@@ -132,7 +138,10 @@ fn missing_include_names_the_include() {
 
 #[test]
 fn recursive_include_is_an_error() {
-    let fs = MemFs(HashMap::from([(PathBuf::from("a.xml"), b"<mujoco><include file=\"a.xml\"/></mujoco>".to_vec())]));
+    let fs = MemFs(HashMap::from([(
+        PathBuf::from("a.xml"),
+        b"<mujoco><include file=\"a.xml\"/></mujoco>".to_vec(),
+    )]));
     let e = load_file_with(Path::new("a.xml"), &fs).expect_err("recursion");
     assert!(e.message.contains("include"), "{e}");
 }
@@ -140,8 +149,14 @@ fn recursive_include_is_an_error() {
 #[test]
 fn errors_in_included_files_name_that_file() {
     let fs = MemFs(HashMap::from([
-        (PathBuf::from("main.xml"), b"<mujoco><include file=\"part.xml\"/></mujoco>".to_vec()),
-        (PathBuf::from("part.xml"), b"<mujoco>\n<worldbody>\n<geom size=\"-1\"/></worldbody></mujoco>".to_vec()),
+        (
+            PathBuf::from("main.xml"),
+            b"<mujoco><include file=\"part.xml\"/></mujoco>".to_vec(),
+        ),
+        (
+            PathBuf::from("part.xml"),
+            b"<mujoco>\n<worldbody>\n<geom size=\"-1\"/></worldbody></mujoco>".to_vec(),
+        ),
     ]));
     let e = load_file_with(Path::new("main.xml"), &fs).expect_err("bad size");
     assert_eq!(e.location.file, "part.xml");

@@ -4,7 +4,9 @@
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
-use crate::math::{axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat};
+use crate::math::{
+    axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat,
+};
 use crate::model::{JointType, Model};
 
 /// Why a configuration was rejected.
@@ -72,7 +74,10 @@ impl Poses {
     }
 }
 
-fn check_finite(what: &'static str, values: impl Iterator<Item = f64>) -> Result<(), KinematicsError> {
+fn check_finite(
+    what: &'static str,
+    values: impl Iterator<Item = f64>,
+) -> Result<(), KinematicsError> {
     match values.enumerate().find(|(_, v)| !v.is_finite()) {
         Some((index, _)) => Err(KinematicsError::NotFinite { what, index }),
         None => Ok(()),
@@ -89,13 +94,19 @@ pub fn forward_kinematics(
     out: &mut Poses,
 ) -> Result<(), KinematicsError> {
     if qpos.len() != model.nq() {
-        return Err(KinematicsError::QposLength { got: qpos.len(), expected: model.nq() });
+        return Err(KinematicsError::QposLength {
+            got: qpos.len(),
+            expected: model.nq(),
+        });
     }
     check_finite("qpos", qpos.iter().copied())?;
     if let Some((mp, mq)) = mocap {
         let n = model.nmocap();
         if mp.len() != n || mq.len() != n {
-            return Err(KinematicsError::MocapLength { got: mp.len().min(mq.len()), expected: n });
+            return Err(KinematicsError::MocapLength {
+                got: mp.len().min(mq.len()),
+                expected: n,
+            });
         }
         check_finite("mocap_pos", mp.iter().flat_map(|v| v.to_array()))?;
         check_finite("mocap_quat", mq.iter().flat_map(|q| q.to_array()))?;
@@ -132,12 +143,22 @@ pub fn forward_kinematics(
             match model.jnt_type[j] {
                 JointType::Free => {
                     pos = DVec3::new(qpos[qa], qpos[qa + 1], qpos[qa + 2]);
-                    quat = normalize_quat(quat_wxyz(qpos[qa + 3], qpos[qa + 4], qpos[qa + 5], qpos[qa + 6]));
+                    quat = normalize_quat(quat_wxyz(
+                        qpos[qa + 3],
+                        qpos[qa + 4],
+                        qpos[qa + 5],
+                        qpos[qa + 6],
+                    ));
                 }
                 JointType::Ball | JointType::Hinge => {
                     let anchor = rot_vec_quat(model.jnt_pos[j], quat) + pos;
                     let local = if model.jnt_type[j] == JointType::Ball {
-                        normalize_quat(quat_wxyz(qpos[qa], qpos[qa + 1], qpos[qa + 2], qpos[qa + 3]))
+                        normalize_quat(quat_wxyz(
+                            qpos[qa],
+                            qpos[qa + 1],
+                            qpos[qa + 2],
+                            qpos[qa + 3],
+                        ))
                     } else {
                         axis_angle_quat(model.jnt_axis[j], qpos[qa] - model.qpos0[qa])
                     };

@@ -121,16 +121,36 @@ pub fn mat_to_quat(m: &DMat3) -> DQuat {
     let tr = r[0] + r[4] + r[8];
     let q = if tr > 0.0 {
         let s = (tr + 1.0).sqrt() * 2.0;
-        quat_wxyz(0.25 * s, (r[7] - r[5]) / s, (r[2] - r[6]) / s, (r[3] - r[1]) / s)
+        quat_wxyz(
+            0.25 * s,
+            (r[7] - r[5]) / s,
+            (r[2] - r[6]) / s,
+            (r[3] - r[1]) / s,
+        )
     } else if r[0] > r[4] && r[0] > r[8] {
         let s = (1.0 + r[0] - r[4] - r[8]).sqrt() * 2.0;
-        quat_wxyz((r[7] - r[5]) / s, 0.25 * s, (r[1] + r[3]) / s, (r[2] + r[6]) / s)
+        quat_wxyz(
+            (r[7] - r[5]) / s,
+            0.25 * s,
+            (r[1] + r[3]) / s,
+            (r[2] + r[6]) / s,
+        )
     } else if r[4] > r[8] {
         let s = (1.0 + r[4] - r[0] - r[8]).sqrt() * 2.0;
-        quat_wxyz((r[2] - r[6]) / s, (r[1] + r[3]) / s, 0.25 * s, (r[5] + r[7]) / s)
+        quat_wxyz(
+            (r[2] - r[6]) / s,
+            (r[1] + r[3]) / s,
+            0.25 * s,
+            (r[5] + r[7]) / s,
+        )
     } else {
         let s = (1.0 + r[8] - r[0] - r[4]).sqrt() * 2.0;
-        quat_wxyz((r[3] - r[1]) / s, (r[2] + r[6]) / s, (r[5] + r[7]) / s, 0.25 * s)
+        quat_wxyz(
+            (r[3] - r[1]) / s,
+            (r[2] + r[6]) / s,
+            (r[5] + r[7]) / s,
+            0.25 * s,
+        )
     };
     normalize_quat(q)
 }
@@ -207,10 +227,18 @@ mod tests {
         let (val, q) = eig3(&a);
         let expect = quat_wxyz(0.83830457, 0.22156573, 0.03700793, 0.49677407);
         assert!((q.dot(expect) - 1.0).abs() < 1e-8, "{q:?}");
-        assert!((val - DVec3::new(3.68614066, 1.5, 0.81385934)).abs().max_element() < 1e-8);
+        assert!(
+            (val - DVec3::new(3.68614066, 1.5, 0.81385934))
+                .abs()
+                .max_element()
+                < 1e-8
+        );
         let (val, q) = eig3(&DMat3::from_diagonal(DVec3::new(1.0, 3.0, 2.0)));
         assert_eq!(val, DVec3::new(3.0, 2.0, 1.0));
-        assert!((q.dot(quat_wxyz(0.5, 0.5, 0.5, 0.5)) - 1.0).abs() < 1e-15, "{q:?}");
+        assert!(
+            (q.dot(quat_wxyz(0.5, 0.5, 0.5, 0.5)) - 1.0).abs() < 1e-15,
+            "{q:?}"
+        );
     }
 
     #[test]
@@ -251,7 +279,11 @@ mod tests {
 
     #[test]
     fn z_to_quat_maps_z_onto_vector() {
-        for v in [DVec3::new(1.0, 2.0, 3.0), DVec3::new(0.0, 0.0, -2.0), DVec3::new(0.0, 0.0, 5.0)] {
+        for v in [
+            DVec3::new(1.0, 2.0, 3.0),
+            DVec3::new(0.0, 0.0, -2.0),
+            DVec3::new(0.0, 0.0, 5.0),
+        ] {
             let q = z_to_quat(v);
             let z = rot_vec_quat(DVec3::Z, q);
             assert!((z - v.normalize()).length() < 1e-12, "{v} -> {z}");

@@ -1,0 +1,150 @@
+//! The `collide` binary end to end: info, poses (with and without states), demo, errors.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn collide() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_collide"))
+}
+
+fn conformance() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
+}
+
+#[test]
+fn info_counts_geoms_by_type() {
+    let out = collide()
+        .arg("info")
+        .arg(conformance().join("corpus/dm_control/suite/cartpole.xml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("bodies: 3"), "{text}");
+    assert!(text.contains("geoms: 5"), "{text}");
+    assert!(text.contains("plane: 1"), "{text}");
+}
+
+#[test]
+fn poses_with_states_match_the_fixture() {
+    let model = conformance().join("corpus/scenes/joints_mocap.xml");
+    let states = conformance().join("states/scenes__joints_mocap.json");
+    let out = collide()
+        .arg("poses")
+        .arg(&model)
+        .arg("--states")
+        .arg(&states)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ours: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(conformance().join("fixtures/scenes__joints_mocap.json")).unwrap(),
+    )
+    .unwrap();
+    let ours = ours["states"].as_array().unwrap();
+    let theirs = fixture["states"].as_array().unwrap();
+    assert_eq!(ours.len(), theirs.len());
+    for (a, b) in ours.iter().zip(theirs) {
+        for key in ["geom_xpos", "geom_xmat"] {
+            let x: Vec<f64> = a[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()))
+                .collect();
+            let y: Vec<f64> = b[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()))
+                .collect();
+            assert_eq!(x.len(), y.len());
+            for (u, v) in x.iter().zip(&y) {
+                assert!((u - v).abs() < 1e-9, "{key}: {u} vs {v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn poses_without_states_gives_one_state_at_qpos0() {
+    let out = collide()
+        .arg("poses")
+        .arg(conformance().join("corpus/gymnasium/assets/ant.xml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let states = v["states"].as_array().unwrap();
+    assert_eq!(states.len(), 1);
+    assert_eq!(states[0]["geom_xpos"].as_array().unwrap().len(), 14);
+    assert_eq!(states[0]["geom_xmat"][0].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn demo_runs_without_files() {
+    let dir = std::env::temp_dir();
+    let out = collide().arg("demo").current_dir(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("geoms: 13"), "{text}");
+    assert!(text.contains("kinematics:"), "{text}");
+}
+
+#[test]
+fn bad_model_fails_with_a_located_message() {
+    let dir = std::env::temp_dir().join(format!("collide-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.xml");
+    std::fs::write(
+        &path,
+        "<mujoco>\n<worldbody>\n<geom type=\"box\" size=\"1 nan 1\"/>\n</worldbody>\n</mujoco>",
+    )
+    .unwrap();
+    let out = collide().arg("info").arg(&path).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.xml:3: <geom>"), "{err}");
+    assert!(err.contains("not a finite number"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_states_file_fails_with_a_message() {
+    let dir = std::env::temp_dir().join(format!("collide-cli-states-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let states = dir.join("s.json");
+    std::fs::write(&states, r#"{"states":[{"qpos":[0,0]}]}"#).unwrap();
+    let out = collide()
+        .arg("poses")
+        .arg(conformance().join("corpus/dm_control/suite/cartpole.xml"))
+        .arg("--states")
+        .arg(&states)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cartpole has nq = 2");
+    std::fs::write(&states, r#"{"states":[{"qpos":[0]}]}"#).unwrap();
+    let out = collide()
+        .arg("poses")
+        .arg(conformance().join("corpus/dm_control/suite/cartpole.xml"))
+        .arg("--states")
+        .arg(&states)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nq = 2"));
+    std::fs::remove_dir_all(&dir).ok();
+}
