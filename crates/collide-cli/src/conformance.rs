@@ -42,12 +42,19 @@ pub struct ModelReport {
     pub worst_at: Option<(usize, usize, GeomType)>,
     /// Mismatches in compiled (state-independent) data, e.g. `"geom_rbound[3]: 0.1 vs 0.2"`.
     pub model_mismatches: Vec<String>,
+    /// Worst difference of body inertial frames (position, or `1 - |q·q'|` for the
+    /// orientation) from MuJoCo's; the mid phase builds its trees in these frames.
+    pub inertial_err: f64,
 }
 
 impl ModelReport {
-    /// Loaded, all poses within tolerance, and compiled data equal.
+    /// Loaded, all poses within tolerance, compiled data equal, inertial frames within the
+    /// mesh tolerance.
     pub fn passed(&self) -> bool {
-        self.load_error.is_none() && self.worst_ratio <= 1.0 && self.model_mismatches.is_empty()
+        self.load_error.is_none()
+            && self.worst_ratio <= 1.0
+            && self.model_mismatches.is_empty()
+            && self.inertial_err <= MESH_POSE_TOL
     }
 }
 
@@ -375,6 +382,24 @@ pub fn compare_model(model: &Model, fixture: &Value) -> Vec<String> {
     out
 }
 
+/// Worst inertial-frame difference (see [`ModelReport::inertial_err`]).
+fn inertial_error(model: &Model, fixture: &Value) -> f64 {
+    let ipos = fixture.get("body_ipos").map(f64s).unwrap_or_default();
+    let iquat = fixture.get("body_iquat").map(f64s).unwrap_or_default();
+    if ipos.len() != 3 * model.nbody() || iquat.len() != 4 * model.nbody() {
+        return f64::INFINITY;
+    }
+    let mut worst = 0.0f64;
+    for b in 0..model.nbody() {
+        let p = model.body_ipos[b].to_array();
+        let q = collide::math::quat_to_wxyz(model.body_iquat[b]);
+        let ep = (0..3).map(|k| (p[k] - ipos[3 * b + k]).abs()).fold(0.0, f64::max);
+        let dot: f64 = (0..4).map(|k| q[k] * iquat[4 * b + k]).sum();
+        worst = worst.max(ep).max(1.0 - dot.abs());
+    }
+    worst
+}
+
 /// Loads the model at `path` and compares it and its poses with `fixture_path`.
 pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport {
     let mut r = ModelReport {
@@ -388,6 +413,7 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
         worst_ratio: 0.0,
         worst_at: None,
         model_mismatches: Vec::new(),
+        inertial_err: 0.0,
     };
     let fixture: Value = match std::fs::read_to_string(fixture_path)
         .map_err(|e| e.to_string())
@@ -408,6 +434,7 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
     };
     r.ngeom = model.ngeom();
     r.model_mismatches = compare_model(&model, &fixture);
+    r.inertial_err = inertial_error(&model, &fixture);
     if model.ngeom() as u64 != fixture.get("ngeom").and_then(Value::as_u64).unwrap_or(0) {
         return r;
     }
@@ -473,8 +500,8 @@ pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
 /// A fixed-width table of the reports.
 pub fn format_table(reports: &[ModelReport]) -> String {
     let mut s = format!(
-        "{:<44} {:>6} {:>6} {:>10} {:>10} {:>7}  {}\n",
-        "model", "ngeom", "states", "pos err", "mat err", "status", "detail"
+        "{:<44} {:>6} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n",
+        "model", "ngeom", "states", "pos err", "mat err", "inertial", "status", "detail"
     );
     for r in reports {
         let status = if r.passed() { "ok" } else { "FAIL" };
@@ -489,8 +516,8 @@ pub fn format_table(reports: &[ModelReport]) -> String {
             String::new()
         };
         s.push_str(&format!(
-            "{:<44} {:>6} {:>6} {:>10.2e} {:>10.2e} {:>7}  {}\n",
-            r.name, r.ngeom, r.nstates, r.max_pos_err, r.max_mat_err, status, detail
+            "{:<44} {:>6} {:>6} {:>10.2e} {:>10.2e} {:>10.2e} {:>7}  {}\n",
+            r.name, r.ngeom, r.nstates, r.max_pos_err, r.max_mat_err, r.inertial_err, status, detail
         ));
     }
     let ok = reports.iter().filter(|r| r.passed()).count();

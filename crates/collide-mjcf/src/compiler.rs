@@ -1068,7 +1068,9 @@ impl<'r> Builder<'r> {
                 InertiaFromGeom::False => false,
                 InertiaFromGeom::Auto => body.inertial.is_none(),
             };
-            let (mut ipos, mut iquat, mass) = if from_geoms {
+            let (mut ipos, mut iquat, mass) = if b == 0 {
+                (DVec3::ZERO, DQuat::IDENTITY, 0.0)
+            } else if from_geoms {
                 inertia_from_geoms(&body.geoms)
             } else {
                 body.inertial.unwrap_or((DVec3::ZERO, DQuat::IDENTITY, 0.0))
@@ -1422,8 +1424,9 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
     if mass < collide::math::MINVAL {
         return (DVec3::ZERO, DQuat::IDENTITY, 0.0);
     }
-    if let [g] = geoms {
-        // MuJoCo keeps a lone geom's own frame (no re-sorting of the principal axes)
+    let mut massive = geoms.iter().filter(|g| g.mass >= collide::math::MINVAL);
+    if let (Some(g), None) = (massive.next(), massive.next()) {
+        // MuJoCo keeps a lone massive geom's own frame (no re-sorting of the principal axes)
         return (g.pos, g.quat, mass);
     }
     let com = geoms.iter().map(|g| g.pos * g.mass).sum::<DVec3>() / mass;

@@ -571,6 +571,34 @@ pub mod hull {
         f.n.dot(p[q] - p[f.v[0]])
     }
 
+    /// The alive face from `faces[from..]` that `q` is furthest above (by more than `eps`).
+    fn best_face(p: &[DVec3], faces: &[Face], from: usize, q: usize, eps: f64) -> Option<usize> {
+        let mut best = None;
+        let mut far = eps;
+        for (fi, f) in faces.iter().enumerate().skip(from) {
+            if !f.alive {
+                continue;
+            }
+            let d = dist(p, f, q);
+            if d > far {
+                (best, far) = (Some(fi), d);
+            }
+        }
+        best
+    }
+
+    /// The furthest point of a face's outside set and its distance.
+    fn furthest(p: &[DVec3], f: &Face) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for &q in &f.outside {
+            let d = dist(p, f, q);
+            if best.is_none_or(|b| d > b.1) {
+                best = Some((q, d));
+            }
+        }
+        best
+    }
+
     /// Convex hull of `p` (indices into `p`), stopping after `maxvert` hull vertices if given.
     pub fn convex_hull(p: &[DVec3], maxvert: Option<usize>) -> Result<Vec<[usize; 3]>, Degenerate> {
         let n = p.len();
@@ -592,51 +620,79 @@ pub mod hull {
             return Err(Degenerate::Colocated);
         }
 
-        // initial simplex: the most distant pair of axis extremes, the point furthest from
-        // their line, the point furthest from their plane
-        let mut ext = Vec::with_capacity(6);
+        // initial simplex as qhull's `qh_maxsimplex` picks it: the points with the smallest and
+        // largest x, then the axis-extreme points spanning the largest triangle and the largest
+        // tetrahedron (any point if the extremes are degenerate)
+        let arg = |k: usize, larger: bool| {
+            let mut best = 0;
+            for q in 1..n {
+                let better = if larger {
+                    p[q][k] > p[best][k]
+                } else {
+                    p[q][k] < p[best][k]
+                };
+                if better {
+                    best = q;
+                }
+            }
+            best
+        };
+        let mut ext: Vec<usize> = Vec::with_capacity(6);
         for k in 0..3 {
-            let imin = (0..n)
-                .min_by(|&a, &b| p[a][k].total_cmp(&p[b][k]))
-                .unwrap_or(0);
-            let imax = (0..n)
-                .max_by(|&a, &b| p[a][k].total_cmp(&p[b][k]))
-                .unwrap_or(0);
-            ext.push(imin);
-            ext.push(imax);
-        }
-        let (mut i0, mut i1, mut best) = (0, 0, -1.0);
-        for &a in &ext {
-            for &b in &ext {
-                let d = p[a].distance_squared(p[b]);
-                if d > best {
-                    (i0, i1, best) = (a, b, d);
+            for larger in [false, true] {
+                let q = arg(k, larger);
+                if !ext.contains(&q) {
+                    ext.push(q);
                 }
             }
         }
-        if best.sqrt() <= eps {
-            return Err(Degenerate::Colocated);
-        }
-        let u = (p[i1] - p[i0]).normalize();
-        let (mut i2, mut best) = (0, -1.0);
-        for q in 0..n {
-            let d = (p[q] - p[i0]).cross(u).length();
-            if d > best {
-                (i2, best) = (q, d);
+        let (mut i0, mut i1) = (arg(0, false), arg(0, true));
+        if p[i0].distance(p[i1]) <= eps {
+            let mut best = -1.0;
+            for &a in &ext {
+                for &b in &ext {
+                    let d = p[a].distance_squared(p[b]);
+                    if d > best {
+                        (i0, i1, best) = (a, b, d);
+                    }
+                }
             }
         }
-        if best <= eps {
+        let u = (p[i1] - p[i0]).normalize();
+        let line_dist = |q: usize| (p[q] - p[i0]).cross(u).length();
+        let pick = |cands: &mut dyn Iterator<Item = usize>, f: &dyn Fn(usize) -> f64| {
+            let mut best = (usize::MAX, -1.0);
+            for q in cands {
+                let d = f(q);
+                if d > best.1 {
+                    best = (q, d);
+                }
+            }
+            best
+        };
+        let (mut i2, mut d2) = pick(
+            &mut ext.iter().copied().filter(|&q| q != i0 && q != i1),
+            &line_dist,
+        );
+        if !(d2 > eps) {
+            (i2, d2) = pick(&mut (0..n), &line_dist);
+        }
+        if !(d2 > eps) || i2 == usize::MAX {
             return Err(Degenerate::Collinear);
         }
         let pn = (p[i1] - p[i0]).cross(p[i2] - p[i0]).normalize();
-        let (mut i3, mut best) = (0, -1.0);
-        for q in 0..n {
-            let d = pn.dot(p[q] - p[i0]).abs();
-            if d > best {
-                (i3, best) = (q, d);
-            }
+        let plane_dist = |q: usize| pn.dot(p[q] - p[i0]).abs();
+        let (mut i3, mut d3) = pick(
+            &mut ext
+                .iter()
+                .copied()
+                .filter(|&q| q != i0 && q != i1 && q != i2),
+            &plane_dist,
+        );
+        if !(d3 > eps) {
+            (i3, d3) = pick(&mut (0..n), &plane_dist);
         }
-        if best <= eps {
+        if !(d3 > eps) || i3 == usize::MAX {
             return Err(Degenerate::Coplanar);
         }
 
@@ -664,38 +720,58 @@ pub mod hull {
             if simplex.contains(&q) {
                 continue;
             }
-            if let Some(f) = faces.iter_mut().find(|f| dist(p, f, q) > eps) {
-                f.outside.push(q);
+            if let Some(fi) = best_face(p, &faces, 0, q, eps) {
+                faces[fi].outside.push(q);
             }
         }
 
         let mut nvert = 4usize;
         let mut cursor = 0usize;
         let mut mark: Vec<u8> = Vec::new();
-        while cursor < faces.len() {
-            if !faces[cursor].alive || faces[cursor].outside.is_empty() {
-                cursor += 1;
-                continue;
-            }
+        loop {
             if maxvert.is_some_and(|m| nvert >= m) {
                 break;
             }
-            // furthest outside point of this face
-            let f = &faces[cursor];
-            let mut apex = f.outside[0];
-            let mut far = dist(p, f, apex);
-            for &q in &f.outside[1..] {
-                let d = dist(p, f, q);
-                if d > far {
-                    (apex, far) = (q, d);
+            let (face_id, apex) = if maxvert.is_some() {
+                // like qhull's Q9: the furthest of all the faces' furthest points
+                let mut best: Option<(usize, usize, f64)> = None;
+                for (fi, f) in faces.iter().enumerate() {
+                    if !f.alive {
+                        continue;
+                    }
+                    if let Some((q, d)) = furthest(p, f) {
+                        if best.is_none_or(|b| d > b.2) {
+                            best = Some((fi, q, d));
+                        }
+                    }
                 }
-            }
+                match best {
+                    Some((fi, q, _)) => (fi, q),
+                    None => break,
+                }
+            } else {
+                if cursor >= faces.len() {
+                    break;
+                }
+                if !faces[cursor].alive {
+                    cursor += 1;
+                    continue;
+                }
+                match furthest(p, &faces[cursor]) {
+                    Some((q, _)) => (cursor, q),
+                    None => {
+                        cursor += 1;
+                        continue;
+                    }
+                }
+            };
+
             // visible region by flood fill from this face
             // mark: 0 = not examined, 1 = visible, 2 = examined and not visible
             mark.clear();
             mark.resize(faces.len(), 0);
-            let mut visible = vec![cursor];
-            mark[cursor] = 1;
+            let mut visible = vec![face_id];
+            mark[face_id] = 1;
             let mut s = 0;
             while s < visible.len() {
                 let fi = visible[s];
@@ -753,11 +829,10 @@ pub mod hull {
                 if q == apex {
                     continue;
                 }
-                if let Some(f) = faces[first_new..].iter_mut().find(|f| dist(p, f, q) > eps) {
-                    f.outside.push(q);
+                if let Some(fi) = best_face(p, &faces, first_new, q, eps) {
+                    faces[fi].outside.push(q);
                 }
             }
-            cursor += 1;
         }
         let hull: Vec<[usize; 3]> = faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
         if hull.len() < 4 {
