@@ -555,7 +555,7 @@ def model_dict(m, relpath):
         "jnt_qposadr": L(m.jnt_qposadr), "jnt_pos": L(m.jnt_pos), "jnt_axis": L(m.jnt_axis),
         "qpos0": L(m.qpos0),
         "geom_type": L(m.geom_type), "geom_bodyid": L(m.geom_bodyid),
-        "geom_dataid": L(m.geom_dataid), "geom_size": L(m.geom_size),
+        "geom_dataid": L(m.geom_dataid), "geom_sameframe": L(m.geom_sameframe), "body_sameframe": L(m.body_sameframe), "geom_size": L(m.geom_size),
         "geom_pos": L(m.geom_pos), "geom_quat": L(m.geom_quat),
         "geom_rbound": L(m.geom_rbound), "geom_aabb": L(m.geom_aabb),
         "geom_contype": L(m.geom_contype), "geom_conaffinity": L(m.geom_conaffinity),

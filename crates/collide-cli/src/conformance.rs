@@ -3,13 +3,14 @@
 //!
 //! Tolerances: 1e-9 on geom positions and rotation-matrix entries; 1e-6 for geoms whose frame
 //! comes from a mesh (MuJoCo stores mesh vertices as `f32` and derives the mesh frame from
-//! them, so our principal axes agree only to about single precision).
+//! them, so our principal axes agree only to about single precision), including geoms whose
+//! frame MuJoCo copies from a mesh-dependent inertial frame (`geom_sameframe`).
 
 use std::path::{Path, PathBuf};
 
 use collide::glam::DVec3;
 use collide::math::mat_to_rowmajor;
-use collide::{forward_kinematics, GeomType, Model, Poses};
+use collide::{forward_kinematics, GeomType, Model, Poses, SameFrame};
 use serde_json::Value;
 
 use crate::states::parse_state;
@@ -95,14 +96,28 @@ fn f64s(v: &Value) -> Vec<f64> {
     }
 }
 
-/// Which geoms get the mesh tolerance: mesh geoms and primitives fitted to meshes.
+/// Which geoms get the mesh tolerance: mesh geoms, primitives fitted to meshes, and geoms
+/// whose frame MuJoCo copies from an inertial frame that a mesh contributes to.
 fn mesh_derived(model: &Model, fixture: &Value) -> Vec<bool> {
     let dataid = fixture.get("geom_dataid").map(f64s).unwrap_or_default();
-    (0..model.ngeom())
+    let from_mesh: Vec<bool> = (0..model.ngeom())
         .map(|g| {
             model.geom_type[g] == GeomType::Mesh
                 || (model.geom_type[g] != GeomType::HField
                     && dataid.get(g).is_some_and(|&d| d >= 0.0))
+        })
+        .collect();
+    let mut body_has_mesh = vec![false; model.nbody()];
+    for g in 0..model.ngeom() {
+        body_has_mesh[model.geom_bodyid[g]] |= from_mesh[g];
+    }
+    (0..model.ngeom())
+        .map(|g| {
+            let copies_inertia = matches!(
+                model.geom_sameframe[g],
+                SameFrame::Inertia | SameFrame::InertiaRot
+            );
+            from_mesh[g] || (copies_inertia && body_has_mesh[model.geom_bodyid[g]])
         })
         .collect()
 }
@@ -393,7 +408,9 @@ fn inertial_error(model: &Model, fixture: &Value) -> f64 {
     for b in 0..model.nbody() {
         let p = model.body_ipos[b].to_array();
         let q = collide::math::quat_to_wxyz(model.body_iquat[b]);
-        let ep = (0..3).map(|k| (p[k] - ipos[3 * b + k]).abs()).fold(0.0, f64::max);
+        let ep = (0..3)
+            .map(|k| (p[k] - ipos[3 * b + k]).abs())
+            .fold(0.0, f64::max);
         let dot: f64 = (0..4).map(|k| q[k] * iquat[4 * b + k]).sum();
         worst = worst.max(ep).max(1.0 - dot.abs());
     }
@@ -464,8 +481,8 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
         r.nstates += 1;
         let xpos = s.get("geom_xpos").map(f64s).unwrap_or_default();
         let xmat = s.get("geom_xmat").map(f64s).unwrap_or_default();
-        for g in 0..model.ngeom() {
-            let tol = if mesh[g] { MESH_POSE_TOL } else { POSE_TOL };
+        for (g, &from_mesh) in mesh.iter().enumerate() {
+            let tol = if from_mesh { MESH_POSE_TOL } else { POSE_TOL };
             let p = poses.geom_xpos[g].to_array();
             let m = mat_to_rowmajor(&poses.geom_xmat[g]);
             let scale = 1.0f64.max(poses.geom_xpos[g].abs().max_element());
@@ -517,7 +534,14 @@ pub fn format_table(reports: &[ModelReport]) -> String {
         };
         s.push_str(&format!(
             "{:<44} {:>6} {:>6} {:>10.2e} {:>10.2e} {:>10.2e} {:>7}  {}\n",
-            r.name, r.ngeom, r.nstates, r.max_pos_err, r.max_mat_err, r.inertial_err, status, detail
+            r.name,
+            r.ngeom,
+            r.nstates,
+            r.max_pos_err,
+            r.max_mat_err,
+            r.inertial_err,
+            status,
+            detail
         ));
     }
     let ok = reports.iter().filter(|r| r.passed()).count();

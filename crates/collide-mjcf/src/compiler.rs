@@ -4,17 +4,17 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use glam::{DMat3, DQuat, DVec3};
+use glam::{DMat3, DQuat, DVec3, DVec4};
 
-use collide::math::{eig3, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat};
+use collide::math::{mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat};
 use collide::model::{disable, enable};
-use collide::{GeomType, JointType, Model};
+use collide::{GeomType, JointType, Model, SameFrame};
 
 use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
-use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
+use crate::mesh_compile::{check_convex_hull, compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
@@ -203,6 +203,8 @@ struct Builder<'r> {
     model: Model,
     /// full (prefixed) asset name → id
     mesh_ids: HashMap<String, usize>,
+    /// where each mesh was declared
+    mesh_locs: Vec<Location>,
     hfield_ids: HashMap<String, usize>,
 }
 
@@ -237,6 +239,7 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
         bodies: Vec::new(),
         model: Model::default(),
         mesh_ids: HashMap::new(),
+        mesh_locs: Vec::new(),
         hfield_ids: HashMap::new(),
     };
     read_options(&main, &mut b.model)?;
@@ -494,6 +497,7 @@ impl<'r> Builder<'r> {
             return Err(a.err(format!("repeated mesh name '{full}'")));
         }
         self.model.mesh.push(mesh);
+        self.mesh_locs.push(a.loc());
         Ok(())
     }
 
@@ -533,7 +537,7 @@ impl<'r> Builder<'r> {
                 hfield_file::decode_hfield_bin(f, &bytes)
             };
             r.map_err(|e| a.err(format!("{}: {e}", path.display())))?
-        } else if let Some(elev) = a.numbers("elevation")? {
+        } else if let Some(elev) = a.numbers_f32("elevation")? {
             if elev.len() != nrow.saturating_mul(ncol) {
                 return Err(a.err(format!(
                     "elevation has {} values, nrow*ncol = {}",
@@ -669,8 +673,7 @@ impl<'r> Builder<'r> {
                             [fi[3], fi[1], fi[5]],
                             [fi[4], fi[5], fi[2]],
                         );
-                        let (_, q) = eig3(&m);
-                        quat = normalize_quat(mul_quat(quat, q));
+                        quat = normalize_quat(mul_quat(quat, body_principal_frame(&m)));
                     }
                     self.bodies[body].inertial = Some((f.pos, quat, mass));
                 }
@@ -1001,7 +1004,9 @@ impl<'r> Builder<'r> {
             .bodies
             .iter()
             .enumerate()
-            .map(|(b, body)| b == 0 || !body.joints.is_empty() || body.mocap || referenced.contains(&body.name))
+            .map(|(b, body)| {
+                b == 0 || !body.joints.is_empty() || body.mocap || referenced.contains(&body.name)
+            })
             .collect();
         // process in order: a fused body's geoms move to its parent (already relocated)
         for b in (1..n).filter(|&b| !keep[b]) {
@@ -1101,6 +1106,8 @@ impl<'r> Builder<'r> {
             m.body_ipos.push(ipos);
             m.body_iquat.push(iquat);
             m.body_mass.push(mass);
+            m.body_sameframe
+                .push(same_frame(ipos, iquat, DVec3::ZERO, DQuat::IDENTITY, None));
             m.body_mocapid.push(if body.mocap {
                 nmocap += 1;
                 Some(nmocap - 1)
@@ -1149,6 +1156,13 @@ impl<'r> Builder<'r> {
                     .dataid
                     .filter(|_| g.t == GeomType::HField)
                     .map(|i| &m.hfield[i]);
+                m.geom_sameframe.push(same_frame(
+                    g.pos,
+                    g.quat,
+                    DVec3::ZERO,
+                    DQuat::IDENTITY,
+                    Some((ipos, iquat)),
+                ));
                 m.geom_rbound.push(geom::rbound(g.t, g.size, mesh, hf));
                 m.geom_aabb.push(geom::aabb(g.t, g.size, mesh, hf));
                 m.geom_name.push(g.name);
@@ -1205,7 +1219,30 @@ impl<'r> Builder<'r> {
         }
 
         self.read_contacts(contacts, &geom_names, &body_names)?;
+        self.check_collision_meshes()?;
         self.read_keyframes(main)?;
+        Ok(())
+    }
+
+    /// MuJoCo builds the convex hull of every mesh a collidable geom or a pair uses, and
+    /// rejects meshes whose vertices are colocated, collinear or coplanar.
+    fn check_collision_meshes(&self) -> Result<()> {
+        let m = &self.model;
+        let mut used = vec![false; m.mesh.len()];
+        let pair_geoms: Vec<usize> = m.pair_geom1.iter().chain(&m.pair_geom2).copied().collect();
+        for g in 0..m.ngeom() {
+            let collidable =
+                m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || pair_geoms.contains(&g);
+            if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
+            {
+                used[id] = true;
+            }
+        }
+        for (id, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+            let mesh = &m.mesh[id];
+            check_convex_hull(&mesh.name, &mesh.vert)
+                .map_err(|e| MjcfError::new(self.mesh_locs[id].clone(), e))?;
+        }
         Ok(())
     }
 
@@ -1385,6 +1422,33 @@ impl<'r> Builder<'r> {
     }
 }
 
+/// MuJoCo's `setSameframe` (tolerance 1e-6): how a frame (`pos`, `quat`) relates to the body
+/// frame (`bpos`, `bquat`) and, for geoms, to the inertial frame.
+fn same_frame(
+    pos: DVec3,
+    quat: DQuat,
+    bpos: DVec3,
+    bquat: DQuat,
+    inertial: Option<(DVec3, DQuat)>,
+) -> SameFrame {
+    const TOL: f64 = 1e-6;
+    let close_p = |a: DVec3, b: DVec3| (a - b).abs().max_element() < TOL;
+    let close_q = |a: DQuat, b: DQuat| (DVec4::from(a) - DVec4::from(b)).abs().max_element() < TOL;
+    let inertia_same = inertial.is_some_and(|(ip, iq)| close_p(pos, ip) && close_q(quat, iq));
+    let inertia_rot = inertial.is_some_and(|(_, iq)| close_q(quat, iq));
+    if close_p(pos, bpos) && close_q(quat, bquat) {
+        SameFrame::Body
+    } else if inertia_same {
+        SameFrame::Inertia
+    } else if close_q(quat, bquat) {
+        SameFrame::BodyRot
+    } else if inertia_rot {
+        SameFrame::InertiaRot
+    } else {
+        SameFrame::None
+    }
+}
+
 fn find_bodies(e: &Elem) -> Vec<&Elem> {
     let mut out = Vec::new();
     for c in &e.children {
@@ -1418,6 +1482,15 @@ fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
     out
 }
 
+/// Principal axes of a body inertia tensor as MuJoCo 4.0.0's compiler finds them: its
+/// compile-time Jacobi iteration stopped at `1e-15 Σ|Iᵢᵢ|` (measured against MuJoCo on the
+/// corpus: the mesh rule `1e-7 max|Iᵢᵢ|` leaves 2e-6 differences in the dog's frames).
+fn body_principal_frame(tensor: &DMat3) -> DQuat {
+    let r = collide::math::mat_to_rowmajor(tensor);
+    let tol = 1e-15 * (r[0].abs() + r[4].abs() + r[8].abs());
+    crate::mesh_compile::eig3_with_tolerance(&r, tol).1
+}
+
 /// Mass-weighted inertial frame of a body's geoms: (pos, quat, mass).
 fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
     let mass: f64 = geoms.iter().map(|g| g.mass).sum();
@@ -1438,7 +1511,7 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
         tensor += r * local * r.transpose()
             + g.mass * (DMat3::from_diagonal(DVec3::splat(d.length_squared())) - outer(d, d));
     }
-    let (_, q) = eig3(&tensor);
+    let q = body_principal_frame(&tensor);
     (com, q, mass)
 }
 

@@ -16,7 +16,7 @@ use collide::math::EPS;
 use collide::HField;
 
 /// Largest decoded PNG buffer accepted (bytes), to keep hostile headers from exhausting memory.
-const PNG_MAX_BYTES: usize = 1 << 30;
+const PNG_MAX_BYTES: usize = 1 << 28;
 
 /// Decodes a PNG (8/16-bit, grey/RGB/RGBA/palette: converted to grey as MuJoCo does; rows
 /// reversed so row 0 is at −y) into `(nrow, ncol, raw elevation values 0..=255)`.

@@ -7,7 +7,12 @@
 //!    (4.0.0 merges only in the STL decoder, see [`crate::mesh_file`]).
 //! 2. With `inertia="exact"`, a directed edge used twice (inconsistent winding) is an error.
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
-//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors.
+//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors. (MuJoCo also
+//!    builds, and so validates, the hull of every mesh used by a collidable geom: call
+//!    [`check_convex_hull`] for those.) The hull is our own quickhull in `f64`; its triangles
+//!    differ from qhull's on coplanar facets, which changes the face list but not the mass
+//!    properties beyond rounding. With `maxhullvert`, points are added furthest-first like
+//!    qhull's `Q9 TA<n−4>`, which picks the same vertices in about 60% of random clouds only.
 //! 4. A negative `scale` determinant swaps the winding of every face.
 //! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`.
 //! 6. Area-weighted face centroid `c_f` (surface area < `mjMINVAL` is an error); then volume and
@@ -19,6 +24,9 @@
 //!    checks "eigenvalues positive" and "A + B ≥ C".
 //! 8. Equivalent inertia box `boxsz`, vertices moved into the principal frame
 //!    `v ← R(q)ᵀ (v − com)`, `aamm` over all vertices (in `f64`), vertices rounded to `f32`.
+
+// NaN-aware comparisons (`!(x >= y)`) are deliberate throughout.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::mesh_file::RawMesh;
 use collide::math::{mat_to_rowmajor, mul_quat, quat_to_mat, quat_wxyz, MINVAL};
@@ -283,12 +291,7 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     } else {
         20.0
     };
-    let inertia_faces = if inertia == MeshInertia::Shell {
-        &face[..]
-    } else {
-        mass_faces
-    };
-    for f in inertia_faces {
+    for f in mass_faces {
         let (d, e, g) = (&centered[f[0]], &centered[f[1]], &centered[f[2]]);
         let (area, normal, center) = triangle(d, e, g);
         let mut vol = if inertia == MeshInertia::Shell {
@@ -357,6 +360,17 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         ));
     }
 
+    let finite = com.iter().all(|c| c.is_finite())
+        && quat.is_finite()
+        && aamm.iter().all(|c| c.is_finite())
+        && boxsz.is_finite()
+        && total.is_finite()
+        && eigval.is_finite()
+        && out.iter().all(|v| v.is_finite());
+    if !finite {
+        return fail("numerical overflow in mass properties (coordinates too large)".into());
+    }
+
     Ok(Mesh {
         name: name.to_string(),
         vert: out,
@@ -373,20 +387,30 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     })
 }
 
-/// Eigen-decomposition of a symmetric 3×3 matrix (row-major) as MuJoCo 4.0.0's compiler does
-/// it: Jacobi rotations accumulated in a quaternion, eigenvalues in decreasing order, the
+/// Eigen-decomposition of a symmetric 3×3 matrix (row-major) as MuJoCo 4.0.0's mesh compiler
+/// does it: Jacobi rotations accumulated in a quaternion, eigenvalues in decreasing order, the
 /// eigenvectors the columns of `quat_to_mat(quat)`.
 ///
-/// This differs from the older `mju_eig3` (and from `collide::math::eig3`, which follows it):
-/// the rotation's half-angle sine is computed as `|t| c / (2 cos(θ/2))` instead of
-/// `sqrt((1 − c)/2)`, there is no "cosine too close to 1" exit, iteration stops when the largest
-/// off-diagonal element is below `1e-15 (|d₀| + |d₁| + |d₂|)`, and eigenvalues are swapped only
-/// when they differ by more than `1e-12 max |dᵢ|`. Checked against MuJoCo 4.0.0 on random
-/// matrices (quaternions agree to ~1e-15; the old rules were off by up to 1e-7).
+/// This differs from the older `mju_eig3` that `collide::math::eig3` follows, and the
+/// differences reach 1e-7 in the mesh quaternion:
+/// - the rotation's half-angle sine is `|t| c / (2 cos(θ/2))`, not `sqrt((1 − c)/2)`;
+/// - there is no "cosine too close to 1" exit;
+/// - iteration stops when the largest off-diagonal element is below `1e-7 max |Mᵢᵢ|` of the
+///   *input* matrix (so MuJoCo's principal frames are only converged to that level, which is
+///   why the rule must be reproduced exactly);
+/// - eigenvalues are swapped only when they differ by more than `1e-12 max |dᵢ|`.
+///
+/// Inferred from MuJoCo 4.0.0's results on a few hundred meshes (quaternions then agree to
+/// ~1e-15, vertices bit for bit). Body inertial frames (`fullinertia`) go through a tighter
+/// stopping rule (about `1e-15 Σ|dᵢ|`) in 4.0.0.
 fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
+    eig3_with_tolerance(mat, 1e-7 * mat[0].abs().max(mat[4].abs()).max(mat[8].abs()))
+}
+
+/// [`eig3`] stopping when the largest off-diagonal element falls below `tol` (absolute).
+pub(crate) fn eig3_with_tolerance(mat: &[f64; 9], tol: f64) -> ([f64; 3], DQuat) {
     let mut quat = DQuat::IDENTITY;
     let mut ev = [mat[0], mat[4], mat[8]];
-    let tol = 1e-7 * mat[0].abs().max(mat[4].abs()).max(mat[8].abs());
     for _ in 0..500 {
         let v = mat_to_rowmajor(&quat_to_mat(quat));
         let vt = [v[0], v[3], v[6], v[1], v[4], v[7], v[2], v[5], v[8]];
@@ -427,6 +451,8 @@ fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
         let j1 = j % 2;
         if ev[j1] + tol < ev[j1 + 1] {
             ev.swap(j1, j1 + 1);
+            // MuJoCo's literal, not FRAC_1_SQRT_2 (the quaternion is normalized after)
+            #[allow(clippy::approx_constant)]
             let h = 0.707106781186548;
             let mut r = [h, 0.0, 0.0, 0.0];
             r[(j1 + 2) % 3 + 1] = h;
@@ -454,6 +480,26 @@ fn normalize4(q: DQuat) -> DQuat {
         return q;
     }
     quat_wxyz(q.w / n, q.x / n, q.y / n, q.z / n)
+}
+
+/// Checks that `vert` has a 3-D convex hull, as MuJoCo requires of every mesh used by a
+/// collidable geom or pair (it runs qhull on them): colocated, collinear or coplanar vertex sets
+/// are errors with MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the
+/// hull itself (no faces, or convex inertia), so callers should run it for collidable meshes.
+/// Works on raw or compiled vertices (the check is invariant under the mesh transformations).
+pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
+    if vert.len() < 4 {
+        return Err(format!(
+            "mesh '{name}': at least 4 vertices required, got {}",
+            vert.len()
+        ));
+    }
+    if vert.iter().any(|v| !v.is_finite()) {
+        return Err(format!("mesh '{name}': vertex coordinates are not finite"));
+    }
+    hull::convex_hull(vert, None)
+        .map(|_| ())
+        .map_err(|e| format!("mesh '{name}': {}", e.message()))
 }
 
 /// MuJoCo's `triangle()`: area, unit normal `(v2−v1)×(v3−v1)` and centroid. Triangles with a
@@ -605,6 +651,18 @@ pub mod hull {
         if n < 4 {
             return Err(Degenerate::Coplanar);
         }
+        // work on points scaled by a power of two (exact) so that squared lengths cannot
+        // overflow or underflow
+        let amax = p.iter().fold(0.0f64, |m, q| m.max(q.abs().max_element()));
+        if !amax.is_finite() {
+            return Err(Degenerate::Failed);
+        }
+        if amax == 0.0 {
+            return Err(Degenerate::Colocated);
+        }
+        let inv = 2f64.powi((-amax.log2().ceil()).clamp(-1000.0, 1000.0) as i32);
+        let scaled: Vec<DVec3> = p.iter().map(|q| *q * inv).collect();
+        let p = &scaled[..];
         let (mut lo, mut hi) = (p[0], p[0]);
         for q in p {
             lo = lo.min(*q);
@@ -801,7 +859,7 @@ pub mod hull {
                 for k in 0..3 {
                     let (a, b) = (fv[k], fv[(k + 1) % 3]);
                     let tw = edges.get(&(b, a)).copied();
-                    if !tw.is_some_and(|t| mark[t] == 1) {
+                    if tw.is_none_or(|t| mark[t] != 1) {
                         horizon.push((a, b));
                     }
                 }

@@ -137,7 +137,7 @@ fn decode_stl(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
         ));
     }
     let n = read_u32(bytes, 80).unwrap_or(0);
-    if n < 1 || n > STL_MAX_FACES {
+    if !(1..=STL_MAX_FACES).contains(&n) {
         return Err(format!(
             "number of faces should be between 1 and {STL_MAX_FACES} in STL file '{name}', \
              got {n}; perhaps this is an ASCII file?"
@@ -376,10 +376,8 @@ fn decode_obj(name: &str, bytes: &[u8]) -> Result<RawMesh, String> {
                     }
                 }
             }
-            b"o" | b"g" => {
-                if shapes.last().is_some_and(|s| !s.is_empty()) {
-                    shapes.push(Vec::new());
-                }
+            b"o" | b"g" if shapes.last().is_some_and(|s| !s.is_empty()) => {
+                shapes.push(Vec::new());
             }
             _ => {} // vn, vt, l, p, s, usemtl, mtllib, comments, ...
         }

@@ -191,6 +191,23 @@ pub trait AttrSource {
             .map_err(|m| self.blame().err(format!("attribute '{key}': {m}")))
     }
 
+    /// Parses whitespace-separated finite numbers as `f32` (MuJoCo reads mesh vertices and
+    /// height-field elevations as `float`), returned widened to `f64`.
+    fn numbers_f32(&self, key: &str) -> Result<Option<Vec<f64>>> {
+        let Some(text) = self.raw(key) else {
+            return Ok(None);
+        };
+        text.split_ascii_whitespace()
+            .map(|t| match t.parse::<f32>() {
+                Ok(v) if v.is_finite() => Ok(f64::from(v)),
+                Ok(_) => Err(format!("'{t}' is not a finite single-precision number")),
+                Err(_) => Err(format!("'{t}' is not a number")),
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map(Some)
+            .map_err(|m| self.blame().err(format!("attribute '{key}': {m}")))
+    }
+
     /// Exactly `N` finite numbers.
     fn array<const N: usize>(&self, key: &str) -> Result<Option<[f64; N]>> {
         let Some(v) = self.numbers(key)? else {

@@ -7,7 +7,7 @@ use thiserror::Error;
 use crate::math::{
     axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat,
 };
-use crate::model::{JointType, Model};
+use crate::model::{JointType, Model, SameFrame};
 
 /// Why a configuration was rejected.
 #[derive(Debug, Error, PartialEq)]
@@ -81,6 +81,23 @@ fn check_finite(
     match values.enumerate().find(|(_, v)| !v.is_finite()) {
         Some((index, _)) => Err(KinematicsError::NotFinite { what, index }),
         None => Ok(()),
+    }
+}
+
+/// A child frame (`pos`, `quat` in the parent) in world coordinates, copying the parent's
+/// frame where `same` says they coincide (MuJoCo's `mj_local2Global`).
+fn local_to_global(
+    ppos: DVec3,
+    pquat: DQuat,
+    pmat: &DMat3,
+    pos: DVec3,
+    quat: DQuat,
+    same: SameFrame,
+) -> (DVec3, DMat3) {
+    match same {
+        SameFrame::Body => (ppos, *pmat),
+        SameFrame::BodyRot => (ppos + *pmat * pos, *pmat),
+        _ => (ppos + *pmat * pos, quat_to_mat(mul_quat(pquat, quat))),
     }
 }
 
@@ -177,14 +194,34 @@ pub fn forward_kinematics(
         out.xpos[b] = pos;
         out.xquat[b] = quat;
         out.xmat[b] = mat;
-        out.xipos[b] = pos + mat * model.body_ipos[b];
-        out.ximat[b] = quat_to_mat(mul_quat(quat, model.body_iquat[b]));
+        let (ipos, imat) = local_to_global(
+            pos,
+            quat,
+            &mat,
+            model.body_ipos[b],
+            model.body_iquat[b],
+            model.body_sameframe[b],
+        );
+        out.xipos[b] = ipos;
+        out.ximat[b] = imat;
     }
 
     for g in 0..model.ngeom() {
         let b = model.geom_bodyid[g];
-        out.geom_xpos[g] = out.xpos[b] + out.xmat[b] * model.geom_pos[g];
-        out.geom_xmat[g] = quat_to_mat(mul_quat(out.xquat[b], model.geom_quat[g]));
+        let (p, m) = match model.geom_sameframe[g] {
+            SameFrame::Inertia => (out.xipos[b], out.ximat[b]),
+            SameFrame::InertiaRot => (out.xpos[b] + out.xmat[b] * model.geom_pos[g], out.ximat[b]),
+            other => local_to_global(
+                out.xpos[b],
+                out.xquat[b],
+                &out.xmat[b],
+                model.geom_pos[g],
+                model.geom_quat[g],
+                other,
+            ),
+        };
+        out.geom_xpos[g] = p;
+        out.geom_xmat[g] = m;
     }
     Ok(())
 }

@@ -13,4 +13,4 @@ pub mod model;
 
 pub use glam;
 pub use kinematics::{forward_kinematics, KinematicsError, Poses};
-pub use model::{GeomType, HField, JointType, Mesh, Model, Options};
+pub use model::{GeomType, HField, JointType, Mesh, Model, Options, SameFrame};

@@ -159,6 +159,25 @@ pub mod enable {
     pub const SPECULATIVE: u32 = 1 << 7;
 }
 
+/// How a geom's (or a body's inertial) frame relates to its body frame, as MuJoCo's
+/// `mjtSameFrame`. Kinematics copies frames that coincide (within 1e-6) instead of
+/// multiplying, which is what makes world poses agree with MuJoCo to rounding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum SameFrame {
+    /// An independent frame.
+    #[default]
+    None = 0,
+    /// Same as the body frame.
+    Body = 1,
+    /// Same as the body's inertial frame.
+    Inertia = 2,
+    /// Same orientation as the body frame.
+    BodyRot = 3,
+    /// Same orientation as the body's inertial frame.
+    InertiaRot = 4,
+}
+
 /// Simulation options that affect collision (`<option>`), with MuJoCo's defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -276,6 +295,9 @@ pub struct Model {
     pub body_iquat: Vec<DQuat>,
     /// Body mass.
     pub body_mass: Vec<f64>,
+    /// Whether the inertial frame coincides with the body frame ([`SameFrame::Body`],
+    /// [`SameFrame::BodyRot`] or [`SameFrame::None`]).
+    pub body_sameframe: Vec<SameFrame>,
     /// First geom of the body.
     pub body_geomadr: Vec<usize>,
     /// Number of geoms of the body.
@@ -317,6 +339,8 @@ pub struct Model {
     pub geom_pos: Vec<DVec3>,
     /// Orientation in the body frame.
     pub geom_quat: Vec<DQuat>,
+    /// How the geom frame relates to the body and inertial frames.
+    pub geom_sameframe: Vec<SameFrame>,
     /// Bounding-sphere radius about the geom centre (0 for planes).
     pub geom_rbound: Vec<f64>,
     /// Local AABB `[centre x, y, z, half x, y, z]` in the geom frame.

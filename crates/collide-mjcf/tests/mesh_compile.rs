@@ -1,0 +1,368 @@
+//! Mesh compilation with hand-worked answers (MuJoCo's algorithm, see `mesh_compile.rs`).
+
+use collide::math::{quat_to_mat, quat_wxyz};
+use collide_mjcf::mesh_compile::{check_convex_hull, compile_mesh, MeshInertia, MeshSettings};
+use collide_mjcf::mesh_file::RawMesh;
+use glam::{DQuat, DVec3};
+
+const CUBE_V: [[f64; 3]; 8] = [
+    [0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [1.0, 1.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 0.0, 1.0],
+    [1.0, 1.0, 1.0],
+    [0.0, 1.0, 1.0],
+];
+const CUBE_F: [[u32; 3]; 12] = [
+    [0, 2, 1],
+    [0, 3, 2],
+    [4, 5, 6],
+    [4, 6, 7],
+    [0, 1, 5],
+    [0, 5, 4],
+    [1, 2, 6],
+    [1, 6, 5],
+    [2, 3, 7],
+    [2, 7, 6],
+    [3, 0, 4],
+    [3, 4, 7],
+];
+
+fn raw(v: &[[f64; 3]], f: &[[u32; 3]]) -> RawMesh {
+    RawMesh {
+        vert: v.iter().map(|p| DVec3::from_array(*p)).collect(),
+        face: f.to_vec(),
+    }
+}
+
+fn cube() -> RawMesh {
+    raw(&CUBE_V, &CUBE_F)
+}
+
+fn settings(inertia: MeshInertia) -> MeshSettings {
+    MeshSettings {
+        inertia,
+        ..Default::default()
+    }
+}
+
+fn assert_close(a: DVec3, b: DVec3, tol: f64, what: &str) {
+    assert!((a - b).abs().max_element() <= tol, "{what}: {a} vs {b}");
+}
+
+#[test]
+fn unit_cube() {
+    let m = compile_mesh("cube", cube(), &MeshSettings::default()).unwrap();
+    assert_eq!(m.name, "cube");
+    assert_close(m.pos, DVec3::splat(0.5), 1e-15, "centre of mass");
+    // isotropic inertia: the Jacobi iteration stops at once, the frame stays the identity
+    assert_eq!(m.quat, DQuat::IDENTITY);
+    assert!((m.volume - 1.0).abs() < 1e-15);
+    assert_close(m.inertia, DVec3::splat(1.0 / 6.0), 1e-15, "inertia");
+    assert_close(m.boxsz, DVec3::splat(0.5), 1e-15, "boxsz");
+    for k in 0..3 {
+        assert!((m.aamm[k] + 0.5).abs() < 1e-15 && (m.aamm[k + 3] - 0.5).abs() < 1e-15);
+    }
+    assert_eq!(m.vert.len(), 8);
+    assert_eq!(m.face, CUBE_F.to_vec());
+    assert_eq!(m.vert[0], DVec3::splat(-0.5));
+    assert_eq!(m.vert[6], DVec3::splat(0.5));
+}
+
+#[test]
+fn box_placed_with_refpos_refquat_and_scale() {
+    // A 1x2x3 box, rotated by q and offset by p in the file; refpos/refquat undo that, and a
+    // uniform scale of 2 makes it 2x4x6 with its corner at the origin.
+    let p = DVec3::new(0.3, -1.2, 2.5);
+    let q = DQuat::from_xyzw(0.1, 0.3, 0.2, 0.9).normalize();
+    let r = quat_to_mat(quat_wxyz(q.w, q.x, q.y, q.z));
+    let mut v = Vec::new();
+    for c in CUBE_V {
+        let b = DVec3::new(c[0], 2.0 * c[1], 3.0 * c[2]);
+        v.push((p + r * b).to_array());
+    }
+    let s = MeshSettings {
+        scale: DVec3::splat(2.0),
+        refpos: p,
+        refquat: q,
+        inertia: MeshInertia::Exact,
+        ..Default::default()
+    };
+    let m = compile_mesh("box", raw(&v, &CUBE_F), &s).unwrap();
+    // file vertices are rounded to f32, hence the tolerances
+    assert_close(m.pos, DVec3::new(1.0, 2.0, 3.0), 1e-5, "centre of mass");
+    assert!((m.volume - 48.0).abs() < 1e-4);
+    // principal moments per unit density: V (b² + c²)/12 etc., decreasing
+    assert_close(m.inertia, DVec3::new(208.0, 160.0, 80.0), 1e-3, "inertia");
+    assert_close(m.boxsz, DVec3::new(1.0, 2.0, 3.0), 1e-5, "boxsz");
+    // principal axes are the box axes (up to sign)
+    let axes = quat_to_mat(m.quat);
+    for (k, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+        assert!(
+            (axes.col(k).dot(e).abs() - 1.0).abs() < 1e-6,
+            "axis {k}: {}",
+            axes.col(k)
+        );
+    }
+    for k in 0..3 {
+        let half = [1.0, 2.0, 3.0][k];
+        assert!((m.aamm[k] + half).abs() < 1e-5 && (m.aamm[k + 3] - half).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn tetrahedron() {
+    let v = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    let f = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+    for inertia in [MeshInertia::Legacy, MeshInertia::Exact, MeshInertia::Convex] {
+        let m = compile_mesh("tet", raw(&v, &f), &settings(inertia)).unwrap();
+        assert_close(m.pos, DVec3::splat(0.25), 1e-15, "centre of mass");
+        assert!(
+            (m.volume - 1.0 / 6.0).abs() < 1e-15,
+            "{inertia:?}: {}",
+            m.volume
+        );
+        // about the centroid the covariance is C = V/20 (I + 1 1ᵀ) - V c cᵀ with c = (1,1,1)/4;
+        // the moment about n = (1,1,1)/√3 is tr C - nᵀCn, about any perpendicular axis
+        // tr C - (C_ii - C_ij): the symmetry axis has the largest moment, the other two are equal
+        let vol = 1.0 / 6.0;
+        let c_diag = vol / 10.0 - vol / 16.0;
+        let c_off = vol / 20.0 - vol / 16.0;
+        let along = 2.0 * (c_diag - c_off);
+        let across = 3.0 * c_diag - (c_diag - c_off);
+        assert!(
+            (m.inertia.x - along).abs() < 1e-14,
+            "{} vs {along}",
+            m.inertia.x
+        );
+        assert!((m.inertia.y - across).abs() < 1e-14 && (m.inertia.z - across).abs() < 1e-14);
+        let axes = quat_to_mat(m.quat);
+        let n = DVec3::splat(1.0 / 3f64.sqrt());
+        assert!(
+            (axes.col(0).dot(n).abs() - 1.0).abs() < 1e-12,
+            "{}",
+            axes.col(0)
+        );
+        assert!((axes.determinant() - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn mesh_without_faces_uses_the_convex_hull() {
+    let mut v = CUBE_V.to_vec();
+    v.push([0.5, 0.25, 0.75]); // interior: not on the hull, but kept as a vertex
+    let m = compile_mesh("points", raw(&v, &[]), &MeshSettings::default()).unwrap();
+    assert_eq!(m.vert.len(), 9);
+    assert_eq!(m.face.len(), 12);
+    assert!(m.face.iter().all(|f| f.iter().all(|&i| i < 8)));
+    assert_close(m.pos, DVec3::splat(0.5), 1e-15, "centre of mass");
+    assert!((m.volume - 1.0).abs() < 1e-15);
+    // the hull triangles are outward: exact inertia accepts them
+    let e = compile_mesh("points", raw(&v, &[]), &settings(MeshInertia::Exact)).unwrap();
+    assert!((e.volume - 1.0).abs() < 1e-15);
+}
+
+#[test]
+fn mirrored_scale_flips_the_winding() {
+    let s = MeshSettings {
+        scale: DVec3::new(-1.0, 1.0, 1.0),
+        inertia: MeshInertia::Exact,
+        ..Default::default()
+    };
+    let m = compile_mesh("cube", cube(), &s).unwrap();
+    assert!((m.volume - 1.0).abs() < 1e-15);
+    assert_close(m.pos, DVec3::new(-0.5, 0.5, 0.5), 1e-15, "centre of mass");
+    assert_eq!(m.face[0], [0, 1, 2]);
+    // no faces: the hull is already outward in the mirrored frame
+    let h = compile_mesh("points", raw(&CUBE_V, &[]), &s).unwrap();
+    assert!((h.volume - 1.0).abs() < 1e-15);
+}
+
+#[test]
+fn inverted_winding_legacy_exact_shell_convex() {
+    let inv: Vec<[u32; 3]> = CUBE_F.iter().map(|f| [f[0], f[2], f[1]]).collect();
+    for inertia in [MeshInertia::Legacy, MeshInertia::Convex] {
+        let m = compile_mesh("inv", raw(&CUBE_V, &inv), &settings(inertia)).unwrap();
+        assert!((m.volume - 1.0).abs() < 1e-15, "{inertia:?}");
+    }
+    let shell = compile_mesh("inv", raw(&CUBE_V, &inv), &settings(MeshInertia::Shell)).unwrap();
+    assert!((shell.volume - 6.0).abs() < 1e-14, "shell uses the area");
+    assert_close(
+        shell.inertia,
+        DVec3::splat(5.0 / 3.0),
+        1e-14,
+        "shell inertia",
+    );
+    let err = compile_mesh("inv", raw(&CUBE_V, &inv), &settings(MeshInertia::Exact)).unwrap_err();
+    assert!(err.contains("mesh volume is negative"), "{err}");
+}
+
+#[test]
+fn exact_rejects_inconsistent_orientation() {
+    let mut f = CUBE_F.to_vec();
+    f[0] = [0, 1, 2];
+    let err = compile_mesh("cube", raw(&CUBE_V, &f), &settings(MeshInertia::Exact)).unwrap_err();
+    assert!(
+        err.contains("inconsistent orientation") && err.contains("vertices 1 and 2"),
+        "{err}"
+    );
+    // legacy does not care
+    compile_mesh("cube", raw(&CUBE_V, &f), &MeshSettings::default()).unwrap();
+}
+
+#[test]
+fn open_mesh_legacy_matches_mujoco() {
+    // the cube without its bottom (MuJoCo 4.0.0: mesh_pos (0.5, 0.5, 0.5875), mass 804.1666…)
+    let m = compile_mesh("open", raw(&CUBE_V, &CUBE_F[2..]), &MeshSettings::default()).unwrap();
+    assert_close(m.pos, DVec3::new(0.5, 0.5, 0.5875), 1e-15, "centre of mass");
+    assert!(
+        (m.volume - 0.8041666666666669).abs() < 1e-14,
+        "{}",
+        m.volume
+    );
+    let q = [m.quat.w, m.quat.x, m.quat.y, m.quat.z];
+    for (a, b) in q.iter().zip([0.5, 0.5, -0.5, 0.5]) {
+        assert!((a - b).abs() < 1e-12, "{q:?}");
+    }
+}
+
+#[test]
+fn vertices_are_rounded_to_f32_and_not_merged() {
+    let mut v: Vec<[f64; 3]> = CUBE_V.iter().map(|p| p.map(|x| 0.1 * x + 0.1)).collect();
+    v.push(v[0]); // duplicate, used by a face
+    let mut f = CUBE_F.to_vec();
+    f[0][0] = 8;
+    let m = compile_mesh("small", raw(&v, &f), &MeshSettings::default()).unwrap();
+    assert_eq!(
+        m.vert.len(),
+        9,
+        "MuJoCo 4.0.0 does not merge inline duplicates"
+    );
+    // MuJoCo 4.0.0 gives 0.15000000223517418: the mean of f32(0.1) and f32(0.2)
+    assert_close(
+        m.pos,
+        DVec3::splat(0.15000000223517418),
+        1e-17,
+        "centre of mass",
+    );
+    for v in &m.vert {
+        assert_eq!(*v, v.as_vec3().as_dvec3());
+    }
+    assert_eq!(m.face[0][0], 8);
+}
+
+#[test]
+fn errors() {
+    let d = MeshSettings::default();
+    let e = compile_mesh("m", raw(&CUBE_V[..3], &[[0, 1, 2]]), &d).unwrap_err();
+    assert!(e.contains("at least 4 vertices"), "{e}");
+
+    let mut v = CUBE_V.to_vec();
+    v[3][1] = f64::NAN;
+    let e = compile_mesh("m", raw(&v, &CUBE_F), &d).unwrap_err();
+    assert!(e.contains("vertex coordinate 3 is not finite"), "{e}");
+    v[3][1] = 1e300; // overflows f32
+    assert!(compile_mesh("m", raw(&v, &CUBE_F), &d)
+        .unwrap_err()
+        .contains("not finite"));
+
+    let mut f = CUBE_F.to_vec();
+    f[3][2] = 8;
+    let e = compile_mesh("m", raw(&CUBE_V, &f), &d).unwrap_err();
+    assert!(
+        e.contains("in face 3, vertex index 8 does not exist"),
+        "{e}"
+    );
+
+    let flat = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+    ];
+    let e = compile_mesh("m", raw(&flat, &[[0, 1, 2], [1, 3, 2]]), &d).unwrap_err();
+    assert!(e.contains("mesh volume is too small"), "{e}");
+    // ... but a flat shell is fine (MuJoCo rejects it only when a collidable geom needs its hull)
+    compile_mesh(
+        "m",
+        raw(&flat, &[[0, 1, 2], [1, 3, 2]]),
+        &settings(MeshInertia::Shell),
+    )
+    .unwrap();
+    assert!(check_convex_hull("m", &flat.map(DVec3::from_array))
+        .unwrap_err()
+        .contains("coplanar"));
+    check_convex_hull("m", &CUBE_V.map(DVec3::from_array)).unwrap();
+
+    let e = compile_mesh("m", raw(&flat, &[]), &d).unwrap_err();
+    assert!(
+        e.contains("coplanar vertices, cannot compute convex hull"),
+        "{e}"
+    );
+    let line = [
+        [0.0, 0.0, 0.0],
+        [1.0, 1.0, 1.0],
+        [2.0, 2.0, 2.0],
+        [3.0, 3.0, 3.0],
+    ];
+    assert!(compile_mesh("m", raw(&line, &[]), &d)
+        .unwrap_err()
+        .contains("collinear"));
+    let same = [[1.0, 2.0, 3.0]; 5];
+    assert!(compile_mesh("m", raw(&same, &[]), &d)
+        .unwrap_err()
+        .contains("colocated"));
+
+    let zero = MeshSettings {
+        scale: DVec3::new(1.0, 0.0, 1.0),
+        ..Default::default()
+    };
+    assert!(compile_mesh("m", cube(), &zero)
+        .unwrap_err()
+        .contains("volume is too small"));
+    let nan = MeshSettings {
+        scale: DVec3::new(1.0, f64::NAN, 1.0),
+        ..Default::default()
+    };
+    assert!(compile_mesh("m", cube(), &nan)
+        .unwrap_err()
+        .contains("scale"));
+    let q0 = MeshSettings {
+        refquat: DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        ..Default::default()
+    };
+    assert!(compile_mesh("m", cube(), &q0)
+        .unwrap_err()
+        .contains("refquat"));
+    let mh = MeshSettings {
+        maxhullvert: Some(3),
+        ..Default::default()
+    };
+    assert!(compile_mesh("m", cube(), &mh)
+        .unwrap_err()
+        .contains("maxhullvert"));
+}
+
+#[test]
+fn maxhullvert_limits_the_hull_of_a_faceless_mesh() {
+    // a cube's corners plus points just outside its faces: the limited hull keeps 8 vertices
+    let mut v = CUBE_V.to_vec();
+    v.extend([[0.5, 0.5, 1.01], [0.5, 0.5, -0.01], [1.01, 0.5, 0.5]]);
+    let s = MeshSettings {
+        maxhullvert: Some(8),
+        ..Default::default()
+    };
+    let m = compile_mesh("m", raw(&v, &[]), &s).unwrap();
+    let used: std::collections::BTreeSet<u32> = m.face.iter().flatten().copied().collect();
+    assert_eq!(used.len(), 8);
+    let full = compile_mesh("m", raw(&v, &[]), &MeshSettings::default()).unwrap();
+    let used: std::collections::BTreeSet<u32> = full.face.iter().flatten().copied().collect();
+    assert_eq!(used.len(), 11);
+}
