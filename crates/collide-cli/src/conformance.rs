@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 
 use collide::glam::DVec3;
 use collide::math::mat_to_rowmajor;
-use collide::{forward_kinematics, GeomType, Model, Poses, SameFrame};
+use std::collections::BTreeMap;
+
+use collide::collider::is_analytic;
+use collide::glam::DVec3 as V3;
+use collide::{forward_kinematics, Collider, Contact, GeomType, Model, Poses, SameFrame};
 use serde_json::Value;
 
 use crate::states::parse_state;
@@ -46,6 +50,162 @@ pub struct ModelReport {
     /// Worst difference of body inertial frames (position, or `1 - |q·q'|` for the
     /// orientation) from MuJoCo's; the mid phase builds its trees in these frames.
     pub inertial_err: f64,
+    /// Contact comparison over all states.
+    pub contacts: ContactReport,
+}
+
+/// Contact tolerance on `dist` and `pos` (scaled by the position's magnitude when above 1).
+pub const CONTACT_TOL: f64 = 1e-9;
+/// Contact tolerance on the normal's direction, in radians.
+pub const NORMAL_TOL: f64 = 1e-9;
+
+/// Contacts compared with MuJoCo's, per state and geom pair. Pairs that MuJoCo sends to its
+/// general convex collider are only counted (`convex_pairs`) until that collider exists.
+#[derive(Clone, Debug, Default)]
+pub struct ContactReport {
+    /// Colliding geom pairs (pair × state) in MuJoCo's output with an analytic collider.
+    pub pairs: usize,
+    /// MuJoCo's contacts on those pairs.
+    pub contacts: usize,
+    /// Colliding pairs MuJoCo has and we do not.
+    pub missing: usize,
+    /// Colliding pairs we have and MuJoCo does not.
+    pub extra: usize,
+    /// Pairs found by both with different contact counts.
+    pub count_mismatch: usize,
+    /// Worst `dist` difference.
+    pub max_dist_err: f64,
+    /// Worst `pos` difference.
+    pub max_pos_err: f64,
+    /// Worst normal angle, radians.
+    pub max_normal_err: f64,
+    /// Contacts whose mixed parameters (dim, friction, solref, solimp, includemargin, exclude)
+    /// differ.
+    pub param_mismatch: usize,
+    /// States whose analytic contacts come in a different order than MuJoCo's.
+    pub order_mismatch: usize,
+    /// Colliding pairs (pair × state) that need the convex collider (not compared yet).
+    pub convex_pairs: usize,
+    /// First few differences, for the report.
+    pub examples: Vec<String>,
+}
+
+impl ContactReport {
+    /// Every analytic pair found, with MuJoCo's counts, geometry within tolerance, parameters
+    /// and order equal.
+    pub fn passed(&self) -> bool {
+        self.missing == 0
+            && self.extra == 0
+            && self.count_mismatch == 0
+            && self.param_mismatch == 0
+            && self.order_mismatch == 0
+            && self.max_dist_err <= CONTACT_TOL
+            && self.max_pos_err <= CONTACT_TOL
+            && self.max_normal_err <= NORMAL_TOL
+    }
+
+    fn note(&mut self, s: String) {
+        if self.examples.len() < 5 {
+            self.examples.push(s);
+        }
+    }
+}
+
+fn angle(a: V3, b: V3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// Compares our contacts for one state with MuJoCo's recorded ones.
+fn compare_contacts(m: &Model, state: usize, ours: &[Contact], theirs: &[Value], r: &mut ContactReport) {
+    let key = |g1: usize, g2: usize| (g1, g2);
+    let analytic = |g1: usize, g2: usize| is_analytic(m.geom_type[g1], m.geom_type[g2]);
+    let mut mj: BTreeMap<(usize, usize), Vec<&Value>> = BTreeMap::new();
+    let mut mj_order = Vec::new();
+    for c in theirs {
+        let g1 = c.get("geom1").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let g2 = c.get("geom2").and_then(Value::as_u64).unwrap_or(0) as usize;
+        if g1 >= m.ngeom() || g2 >= m.ngeom() {
+            continue;
+        }
+        if analytic(g1, g2) {
+            mj.entry(key(g1, g2)).or_default().push(c);
+            mj_order.push(key(g1, g2));
+        }
+    }
+    let mut us: BTreeMap<(usize, usize), Vec<&Contact>> = BTreeMap::new();
+    let mut us_order = Vec::new();
+    for c in ours {
+        us.entry(key(c.geom[0], c.geom[1])).or_default().push(c);
+        us_order.push(key(c.geom[0], c.geom[1]));
+    }
+    let convex: std::collections::BTreeSet<(usize, usize)> = theirs
+        .iter()
+        .filter_map(|c| {
+            let g1 = c.get("geom1")?.as_u64()? as usize;
+            let g2 = c.get("geom2")?.as_u64()? as usize;
+            (g1 < m.ngeom() && g2 < m.ngeom() && !analytic(g1, g2)).then_some((g1, g2))
+        })
+        .collect();
+    r.convex_pairs += convex.len();
+    if mj_order != us_order {
+        r.order_mismatch += 1;
+    }
+    for (k, list) in &mj {
+        r.pairs += 1;
+        r.contacts += list.len();
+        let Some(mine) = us.get(k) else {
+            r.missing += 1;
+            r.note(format!("state {state}: pair {k:?} missing ({} MuJoCo contacts)", list.len()));
+            continue;
+        };
+        if mine.len() != list.len() {
+            r.count_mismatch += 1;
+            r.note(format!("state {state}: pair {k:?}: {} contacts vs MuJoCo's {}", mine.len(), list.len()));
+            continue;
+        }
+        for (a, b) in mine.iter().zip(list) {
+            let dist = b.get("dist").and_then(Value::as_f64).unwrap_or(f64::NAN);
+            let pos = b.get("pos").map(f64s).unwrap_or_default();
+            let normal = b.get("normal").map(f64s).unwrap_or_default();
+            if pos.len() != 3 || normal.len() != 3 {
+                continue;
+            }
+            let pos = V3::new(pos[0], pos[1], pos[2]);
+            let normal = V3::new(normal[0], normal[1], normal[2]);
+            let scale = 1.0f64.max(pos.abs().max_element());
+            let de = (a.dist - dist).abs() / scale;
+            let pe = (a.pos - pos).abs().max_element() / scale;
+            let ne = angle(a.normal(), normal);
+            if de.max(pe) > CONTACT_TOL || ne > NORMAL_TOL {
+                r.note(format!(
+                    "state {state}: pair {k:?}: dist {} vs {dist}, pos err {pe:.1e}, normal err {ne:.1e}",
+                    a.dist
+                ));
+            }
+            r.max_dist_err = r.max_dist_err.max(if de.is_nan() { f64::INFINITY } else { de });
+            r.max_pos_err = r.max_pos_err.max(if pe.is_nan() { f64::INFINITY } else { pe });
+            r.max_normal_err = r.max_normal_err.max(if ne.is_nan() { f64::INFINITY } else { ne });
+            let num = |k: &str| b.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+            let arr = |k: &str| b.get(k).map(f64s).unwrap_or_default();
+            let close = |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-12);
+            let params_ok = a.dim as f64 == num("dim")
+                && close(&a.friction, &arr("friction"))
+                && close(&a.solref, &arr("solref"))
+                && close(&a.solimp, &arr("solimp"))
+                && (a.includemargin - num("includemargin")).abs() <= 1e-12
+                && f64::from(u8::from(a.exclude)) == num("exclude");
+            if !params_ok {
+                r.param_mismatch += 1;
+                r.note(format!("state {state}: pair {k:?}: contact parameters differ"));
+            }
+        }
+    }
+    for k in us.keys() {
+        if !mj.contains_key(k) {
+            r.extra += 1;
+            r.note(format!("state {state}: extra pair {k:?} (dist {:.3e})", us[k][0].dist));
+        }
+    }
 }
 
 impl ModelReport {
@@ -431,6 +591,7 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
         worst_at: None,
         model_mismatches: Vec::new(),
         inertial_err: 0.0,
+        contacts: ContactReport::default(),
     };
     let fixture: Value = match std::fs::read_to_string(fixture_path)
         .map_err(|e| e.to_string())
@@ -457,6 +618,14 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
     }
     let mesh = mesh_derived(&model, &fixture);
     let mut poses = Poses::new(&model);
+    let mut collider = match Collider::new(&model) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            r.load_error = Some(e.to_string());
+            None
+        }
+    };
+    let mut contacts = Vec::new();
     let states = fixture
         .get("states")
         .and_then(Value::as_array)
@@ -479,6 +648,11 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
             continue;
         }
         r.nstates += 1;
+        if let Some(c) = collider.as_mut() {
+            c.detect(&poses, &mut contacts);
+            let theirs = s.get("contacts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            compare_contacts(&model, si, &contacts, theirs, &mut r.contacts);
+        }
         let xpos = s.get("geom_xpos").map(f64s).unwrap_or_default();
         let xmat = s.get("geom_xmat").map(f64s).unwrap_or_default();
         for (g, &from_mesh) in mesh.iter().enumerate() {
@@ -512,6 +686,54 @@ pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
         .into_iter()
         .map(|(n, p, f)| check_model(&n, &p, &f))
         .collect())
+}
+
+/// A fixed-width table of the contact comparison.
+pub fn format_contact_table(reports: &[ModelReport]) -> String {
+    let mut s = format!(
+        "{:<40} {:>6} {:>7} {:>5} {:>5} {:>5} {:>8} {:>8} {:>8} {:>6} {:>6}  {}\n",
+        "model", "pairs", "contacts", "miss", "extra", "count", "dist err", "pos err", "nrm err", "convex", "status", "detail"
+    );
+    for r in reports {
+        let c = &r.contacts;
+        let status = if r.load_error.is_some() {
+            "n/a"
+        } else if c.passed() {
+            "ok"
+        } else {
+            "FAIL"
+        };
+        let mut detail = c.examples.first().cloned().unwrap_or_default();
+        if c.param_mismatch > 0 {
+            detail = format!("{} param mismatches; {detail}", c.param_mismatch);
+        }
+        if c.order_mismatch > 0 {
+            detail = format!("order differs in {} states; {detail}", c.order_mismatch);
+        }
+        s.push_str(&format!(
+            "{:<40} {:>6} {:>7} {:>5} {:>5} {:>5} {:>8.1e} {:>8.1e} {:>8.1e} {:>6} {:>6}  {}\n",
+            r.name,
+            c.pairs,
+            c.contacts,
+            c.missing,
+            c.extra,
+            c.count_mismatch,
+            c.max_dist_err,
+            c.max_pos_err,
+            c.max_normal_err,
+            c.convex_pairs,
+            status,
+            detail
+        ));
+    }
+    let ok = reports.iter().filter(|r| r.load_error.is_none() && r.contacts.passed()).count();
+    let pairs: usize = reports.iter().map(|r| r.contacts.pairs).sum();
+    let convex: usize = reports.iter().map(|r| r.contacts.convex_pairs).sum();
+    s.push_str(&format!(
+        "{ok} of {} models match MuJoCo 4.0.0's analytic contacts ({pairs} colliding pairs compared; {convex} convex pairs not yet compared)\n",
+        reports.len()
+    ));
+    s
 }
 
 /// A fixed-width table of the reports.

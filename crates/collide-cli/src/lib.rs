@@ -5,7 +5,7 @@ pub mod conformance;
 pub mod states;
 
 use collide::math::mat_to_rowmajor;
-use collide::Poses;
+use collide::{Contact, Poses};
 use serde_json::{json, Value};
 
 /// The embedded default scene of `collide demo`.
@@ -20,4 +20,25 @@ pub fn poses_json(p: &Poses) -> Value {
         .map(|m| json!(mat_to_rowmajor(m)))
         .collect();
     json!({ "geom_xpos": xpos, "geom_xmat": xmat })
+}
+
+/// One contact as JSON: `geom1`, `geom2`, `dist`, `pos`, `normal`, `frame` (9, rows), `dim`,
+/// `friction`, `solref`, `solreffriction`, `solimp`, `includemargin`, `exclude`.
+pub fn contact_json(c: &Contact) -> Value {
+    let f = c.frame;
+    json!({
+        "geom1": c.geom[0],
+        "geom2": c.geom[1],
+        "dist": c.dist,
+        "pos": c.pos.to_array(),
+        "normal": f[0].to_array(),
+        "frame": [f[0].x, f[0].y, f[0].z, f[1].x, f[1].y, f[1].z, f[2].x, f[2].y, f[2].z],
+        "dim": c.dim,
+        "friction": c.friction,
+        "solref": c.solref,
+        "solreffriction": c.solreffriction,
+        "solimp": c.solimp,
+        "includemargin": c.includemargin,
+        "exclude": u8::from(c.exclude),
+    })
 }

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use collide::{forward_kinematics, GeomType, Model, Poses};
+use collide::{forward_kinematics, Collider, GeomType, Model, Poses};
 use collide_cli::states::{parse_states, State};
-use collide_cli::{conformance, poses_json, DEMO_XML};
+use collide_cli::{conformance, contact_json, poses_json, DEMO_XML};
 use serde_json::json;
 
 #[derive(Parser)]
@@ -36,6 +36,25 @@ enum Command {
         #[arg(long)]
         states: Option<PathBuf>,
     },
+    /// Print the contacts of each state as JSON.
+    Contacts {
+        /// MJCF model file.
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+    },
+    /// Time collision detection alone (world poses precomputed, like MuJoCo's `mj_collision`).
+    Bench {
+        /// MJCF model file.
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+        /// Passes over all states (0: as many as fit in about one second).
+        #[arg(long, default_value_t = 0)]
+        iters: usize,
+    },
     /// Run the main job on the embedded demo scene (needs no files).
     Demo,
     /// Compare the model compiler and kinematics with MuJoCo 4.0.0's recorded fixtures.
@@ -51,6 +70,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { model } => load(&model).map(|m| print!("{}", info_text(&m))),
         Command::Poses { model, states } => poses(&model, states.as_deref()),
+        Command::Contacts { model, states } => contacts(&model, states.as_deref()),
+        Command::Bench { model, states, iters } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
         Command::Conformance { dir } => conformance_report(&dir),
     };
@@ -96,25 +117,107 @@ fn info_text(m: &Model) -> String {
     s
 }
 
+fn read_states(model: &Model, states: Option<&Path>) -> Result<Vec<State>, String> {
+    match states {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            parse_states(&text).map_err(|e| format!("{}: {e}", p.display()))
+        }
+        None => Ok(vec![State::qpos0(model)]),
+    }
+}
+
+/// World poses of every state.
+fn all_poses(model: &Model, states: &[State]) -> Result<Vec<Poses>, String> {
+    states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut poses = Poses::new(model);
+            let mocap = s.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
+            forward_kinematics(model, &s.qpos, mocap, &mut poses).map_err(|e| format!("state {i}: {e}"))?;
+            Ok(poses)
+        })
+        .collect()
+}
+
 fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let model = load(model_path)?;
-    let states = match states {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            parse_states(&text).map_err(|e| format!("{}: {e}", p.display()))?
-        }
-        None => vec![State::qpos0(&model)],
-    };
-    let mut poses = Poses::new(&model);
+    let states = read_states(&model, states)?;
+    let out: Vec<_> = all_poses(&model, &states)?.iter().map(poses_json).collect();
+    println!("{}", json!({ "states": out }));
+    Ok(())
+}
+
+fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
+    let model = load(model_path)?;
+    let states = read_states(&model, states)?;
+    let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
-    for (i, s) in states.iter().enumerate() {
-        let mocap = s.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
-        forward_kinematics(&model, &s.qpos, mocap, &mut poses)
-            .map_err(|e| format!("state {i}: {e}"))?;
-        out.push(poses_json(&poses));
+    for poses in all_poses(&model, &states)? {
+        let stats = collider.detect(&poses, &mut buf);
+        let unsupported: Vec<_> = collider.unsupported_pairs().iter().map(|&(a, b)| json!([a, b])).collect();
+        out.push(json!({
+            "contacts": buf.iter().map(contact_json).collect::<Vec<_>>(),
+            "body_pairs": stats.body_pairs,
+            "geom_pairs": stats.geom_pairs,
+            "unsupported_pairs": unsupported,
+        }));
+        if stats.unsupported > 0 {
+            eprintln!(
+                "warning: {} geom pairs need the convex collider, which is not implemented yet; their contacts are missing",
+                stats.unsupported
+            );
+        }
     }
     println!("{}", json!({ "states": out }));
+    Ok(())
+}
+
+fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), String> {
+    let model = load(model_path)?;
+    let states = read_states(&model, states)?;
+    let poses = all_poses(&model, &states)?;
+    let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    // warm up (sizes the buffers) and count
+    let mut stats = collide::Stats::default();
+    for p in &poses {
+        let s = collider.detect(p, &mut buf);
+        stats.body_pairs += s.body_pairs;
+        stats.geom_pairs += s.geom_pairs;
+        stats.contacts += s.contacts;
+        stats.unsupported += s.unsupported;
+    }
+    let iters = if iters > 0 {
+        iters
+    } else {
+        let t = Instant::now();
+        for p in &poses {
+            collider.detect(p, &mut buf);
+        }
+        let once = t.elapsed().as_secs_f64().max(1e-9);
+        ((1.0 / once) as usize).clamp(1, 1_000_000)
+    };
+    let t = Instant::now();
+    for _ in 0..iters {
+        for p in &poses {
+            std::hint::black_box(collider.detect(std::hint::black_box(p), &mut buf));
+        }
+    }
+    let us = t.elapsed().as_secs_f64() * 1e6 / (iters * poses.len()) as f64;
+    let n = poses.len() as f64;
+    println!("model: {}", model_path.display());
+    println!("states: {}  iterations: {iters}  ngeom: {}", poses.len(), model.ngeom());
+    println!(
+        "per state: {:.1} body pairs, {:.1} geom pairs, {:.1} contacts, {:.1} unsupported pairs",
+        stats.body_pairs as f64 / n,
+        stats.geom_pairs as f64 / n,
+        stats.contacts as f64 / n,
+        stats.unsupported as f64 / n
+    );
+    println!("collide_us_per_state: {us:.3}");
     Ok(())
 }
 
@@ -178,8 +281,11 @@ fn demo() -> Result<(), String> {
 
 fn conformance_report(dir: &Path) -> Result<(), String> {
     let reports = conformance::check_corpus(dir)?;
+    println!("== model compiler and kinematics");
     print!("{}", conformance::format_table(&reports));
-    if reports.iter().all(|r| r.passed()) {
+    println!("\n== analytic contacts");
+    print!("{}", conformance::format_contact_table(&reports));
+    if reports.iter().all(|r| r.passed() && r.contacts.passed()) {
         Ok(())
     } else {
         Err("some models do not match MuJoCo".into())

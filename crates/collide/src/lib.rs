@@ -3,14 +3,27 @@
 //! The library holds no I/O. It is organized along the data's path:
 //! - [`model`]: the compiled, MuJoCo-numbered model (built by the `collide-mjcf` crate);
 //! - [`kinematics`]: world poses from generalized coordinates;
+//! - [`broad`]: per-body boxes in the principal frame and sweep-and-prune;
+//! - [`mid`]: per-body bounding-volume trees;
+//! - [`narrow`]: the type-pair dispatch table and one file per pair family;
+//! - [`filter`], [`contact`]: MuJoCo's pair filters, parameter mixing and contact frames;
+//! - [`collider`]: the driver tying them together ([`Collider`]);
 //! - [`math`]: quaternion and matrix helpers in MuJoCo's conventions.
 //!
 //! All quantities are `f64` (MuJoCo's `mjtNum`).
 
+pub mod broad;
+pub mod collider;
+pub mod contact;
+pub mod filter;
 pub mod kinematics;
 pub mod math;
+pub mod mid;
 pub mod model;
+pub mod narrow;
 
 pub use glam;
+pub use collider::{Collider, ColliderError, Stats};
+pub use contact::Contact;
 pub use kinematics::{forward_kinematics, KinematicsError, Poses};
 pub use model::{GeomType, HField, JointType, Mesh, Model, Options, SameFrame};

@@ -1,0 +1,149 @@
+//! Broad phase (MuJoCo's `mj_broadphase`): one box per collidable body in the principal frame of
+//! the geom centres, sweep-and-prune on them, plus "always-colliding" bodies (the world and
+//! dof-less weld groups owning a plane, whose boxes would degenerate) paired with every body.
+//! Output: body pair signatures `(b1 << 16) + b2`, sorted and unique, after the body filters.
+
+pub mod sweep_and_prune;
+
+use glam::{DMat3, DVec3};
+
+use crate::filter::{bodies_can_collide, body_pair_allowed, signature};
+use crate::kinematics::Poses;
+use crate::math::{eig3, quat_to_mat};
+use crate::model::{enable, GeomType, Model};
+use sweep_and_prune::{Intervals, SweepAndPrune};
+
+/// Broad-phase state built once per model; buffers are reused across calls.
+#[derive(Clone, Debug, Default)]
+pub struct BroadPhase {
+    /// Collidable bodies that go through sweep-and-prune.
+    swept: Vec<usize>,
+    /// Bodies paired with everything directly.
+    always: Vec<usize>,
+    /// All collidable bodies.
+    collidable: Vec<usize>,
+    /// Collidable geoms of each body.
+    body_geoms: Vec<Vec<usize>>,
+    boxes: Intervals,
+    sap: SweepAndPrune,
+    pairs: Vec<u32>,
+}
+
+/// The sweep frame: rows of the eigenvector matrix of the geom-centre covariance (MuJoCo uses
+/// the rows of `mju_eig3`'s matrix, whose columns are the eigenvectors; either is orthonormal).
+pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
+    let mut n = 0usize;
+    let mut cen = DVec3::ZERO;
+    for g in 0..m.ngeom() {
+        if m.geom_bodyid[g] != 0 {
+            cen += poses.geom_xpos[g];
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return [DVec3::X, DVec3::Y, DVec3::Z];
+    }
+    cen /= n as f64;
+    let mut cov = DMat3::ZERO;
+    for g in 0..m.ngeom() {
+        if m.geom_bodyid[g] != 0 {
+            let d = poses.geom_xpos[g] - cen;
+            cov += DMat3::from_cols(d * d.x, d * d.y, d * d.z);
+        }
+    }
+    cov *= 1.0 / n as f64;
+    let (_, q) = eig3(&cov);
+    let f = quat_to_mat(q);
+    // rows of f
+    [f.row(0), f.row(1), f.row(2)]
+}
+
+impl BroadPhase {
+    /// Prepares the body lists of `m`.
+    pub fn new(m: &Model) -> BroadPhase {
+        let nb = m.nbody();
+        let mut body_geoms = vec![Vec::new(); nb];
+        let mut has_plane = vec![false; nb];
+        for g in 0..m.ngeom() {
+            if m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 {
+                let b = m.geom_bodyid[g];
+                body_geoms[b].push(g);
+                has_plane[b] |= m.geom_type[g] == GeomType::Plane;
+            }
+        }
+        let mut bp = BroadPhase { body_geoms, ..Default::default() };
+        for b in 0..nb {
+            if m.body_contype[b] == 0 && m.body_conaffinity[b] == 0 {
+                continue;
+            }
+            bp.collidable.push(b);
+            let static_plane = has_plane[b] && m.body_dofnum[m.body_weldid[b]] == 0;
+            if (b == 0 && m.body_geomnum[0] > 0) || static_plane {
+                bp.always.push(b);
+            } else if !bp.body_geoms[b].is_empty() {
+                bp.swept.push(b);
+            }
+        }
+        bp
+    }
+
+    /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
+    pub fn run(&mut self, m: &Model, poses: &Poses) {
+        self.pairs.clear();
+        let axes = principal_axes(m, poses);
+        let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
+
+        self.boxes.clear();
+        for &b in &self.swept {
+            let mut lo = [f64::INFINITY; 3];
+            let mut hi = [f64::NEG_INFINITY; 3];
+            for &g in &self.body_geoms[b] {
+                let margin = if override_margin { 0.5 * m.opt.o_margin } else { m.geom_margin[g] + m.geom_gap[g] };
+                let p = poses.geom_xpos[g];
+                let r = &poses.geom_xmat[g];
+                let aabb = &m.geom_aabb[g];
+                let acen = p + *r * DVec3::new(aabb[0], aabb[1], aabb[2]);
+                let rb = m.geom_rbound[g];
+                for (a, axis) in axes.iter().enumerate() {
+                    let rc = p.dot(*axis);
+                    let ac = acen.dot(*axis);
+                    let ah = (aabb[3] * r.x_axis.dot(*axis)).abs()
+                        + (aabb[4] * r.y_axis.dot(*axis)).abs()
+                        + (aabb[5] * r.z_axis.dot(*axis)).abs();
+                    lo[a] = lo[a].min((rc - rb).max(ac - ah) - margin);
+                    hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
+                }
+            }
+            self.boxes.push(lo, hi);
+        }
+
+        let swept = &self.swept;
+        let pairs = &mut self.pairs;
+        self.sap.overlapping_pairs(&self.boxes, |i, j| {
+            let (b1, b2) = (swept[i], swept[j]);
+            if body_pair_allowed(m, b1, b2) && bodies_can_collide(m, b1, b2) {
+                pairs.push(signature(b1, b2));
+            }
+        });
+        for &a in &self.always {
+            for &b in &self.collidable {
+                if a != b && body_pair_allowed(m, a, b) && bodies_can_collide(m, a, b) {
+                    pairs.push(signature(a, b));
+                }
+            }
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+    }
+
+    /// Candidate body pairs of the last [`BroadPhase::run`]: sorted, unique signatures that
+    /// passed the body-pair filter and the body-level bitmask.
+    pub fn pairs(&self) -> &[u32] {
+        &self.pairs
+    }
+
+    /// Collidable geoms (contype or conaffinity nonzero) of body `b`.
+    pub fn body_geoms(&self, b: usize) -> &[usize] {
+        &self.body_geoms[b]
+    }
+}

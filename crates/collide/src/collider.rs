@@ -1,0 +1,246 @@
+//! The collision driver (MuJoCo's `mj_collision`): broad phase over bodies, explicit pairs
+//! merged in signature order, body and geom filters, the mid phase for multi-geom bodies, the
+//! narrow phase, and contact assembly, in MuJoCo's output order.
+
+use glam::DMat3;
+use thiserror::Error;
+
+use crate::broad::BroadPhase;
+use crate::contact::{make_contact, pair_margin_gap, pair_params, Contact};
+use crate::filter::{bodies_can_collide, excluded, geoms_can_collide, spheres_may_touch};
+use crate::kinematics::Poses;
+use crate::mid::{obb_overlap, traverse, Bvh, Obb};
+use crate::model::{disable, GeomType, Model};
+use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
+
+/// Largest body count: body pair signatures pack two 16-bit ids.
+pub const MAX_BODIES: usize = 1 << 16;
+
+/// Why a collider could not be built.
+#[derive(Debug, Error, PartialEq)]
+pub enum ColliderError {
+    /// More bodies than signatures can address.
+    #[error("the model has {0} bodies; at most 65536 are supported")]
+    TooManyBodies(usize),
+}
+
+/// Counts from one detection call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Candidate body pairs after the broad phase and body filters.
+    pub body_pairs: usize,
+    /// Geom pairs that reached the narrow phase.
+    pub geom_pairs: usize,
+    /// Contacts produced.
+    pub contacts: usize,
+    /// Geom pairs that need the general convex collider, which is not implemented yet: they are
+    /// counted here (and listed by [`Collider::unsupported_pairs`]), not silently dropped.
+    pub unsupported: usize,
+}
+
+/// Collision detection for one model. Build once, then call [`Collider::detect`] with world
+/// poses; buffers are reused, so steady-state detection does not allocate.
+pub struct Collider<'m> {
+    model: &'m Model,
+    broad: BroadPhase,
+    bvh: Vec<Bvh>,
+    /// Explicit pairs of each signature are matched against geom pairs of that body pair.
+    stack: Vec<(u32, u32)>,
+    pre: [PreContact; MAX_PAIR_CONTACTS],
+    unsupported: Vec<(usize, usize)>,
+    /// Explicit pairs merged for the current body pair: `(geom1, geom2)`.
+    merged: Vec<(usize, usize)>,
+}
+
+impl<'m> Collider<'m> {
+    /// Prepares broad-phase lists and the per-body trees of `model`.
+    pub fn new(model: &'m Model) -> Result<Collider<'m>, ColliderError> {
+        if model.nbody() > MAX_BODIES {
+            return Err(ColliderError::TooManyBodies(model.nbody()));
+        }
+        let broad = BroadPhase::new(model);
+        let bvh = (0..model.nbody()).map(|b| Bvh::build(model, b, broad.body_geoms(b))).collect();
+        Ok(Collider {
+            model,
+            broad,
+            bvh,
+            stack: Vec::new(),
+            pre: [PreContact::default(); MAX_PAIR_CONTACTS],
+            unsupported: Vec::new(),
+            merged: Vec::new(),
+        })
+    }
+
+    /// The model this collider was built for.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The per-body trees (empty for bodies without collidable geoms).
+    pub fn trees(&self) -> &[Bvh] {
+        &self.bvh
+    }
+
+    /// Geom pairs of the last call that need the convex collider (not implemented yet).
+    pub fn unsupported_pairs(&self) -> &[(usize, usize)] {
+        &self.unsupported
+    }
+
+    /// Detects all contacts at `poses`, replacing the contents of `out`, in MuJoCo's order.
+    pub fn detect(&mut self, poses: &Poses, out: &mut Vec<Contact>) -> Stats {
+        out.clear();
+        self.unsupported.clear();
+        let m = self.model;
+        let mut stats = Stats::default();
+        if m.opt.disableflags & (disable::CONSTRAINT | disable::CONTACT) != 0 || m.nbody() < 2 {
+            return stats;
+        }
+        let use_mid = m.opt.disableflags & disable::MIDPHASE == 0;
+        let npair = m.npair();
+        let mut next_pair = 0;
+
+        // the broad phase borrows its own buffer; take it out for the loop
+        let mut broad = std::mem::take(&mut self.broad);
+        broad.run(m, poses);
+        let sigs = broad.pairs();
+        stats.body_pairs = sigs.len();
+        for &sig in sigs {
+            // explicit pairs up to this signature
+            self.merged.clear();
+            while next_pair < npair && m.pair_signature[next_pair] <= sig {
+                if m.pair_signature[next_pair] == sig {
+                    self.merged.push((m.pair_geom1[next_pair], m.pair_geom2[next_pair]));
+                }
+                self.collide_explicit(next_pair, poses, out, &mut stats);
+                next_pair += 1;
+            }
+            let (b1, b2) = ((sig >> 16) as usize, (sig & 0xFFFF) as usize);
+            if !bodies_can_collide(m, b1, b2) || excluded(m, sig) {
+                continue;
+            }
+            let (geoms1, geoms2) = (broad.body_geoms(b1), broad.body_geoms(b2));
+            if m.body_geomnum[b1] == 1 && m.body_geomnum[b2] == 1 {
+                if let (Some(&g1), Some(&g2)) = (geoms1.first(), geoms2.first()) {
+                    self.collide_geoms(g1, g2, poses, out, &mut stats);
+                }
+            } else if use_mid && !self.bvh[b1].nodes.is_empty() && !self.bvh[b2].nodes.is_empty() {
+                let start = out.len();
+                let margin = m.body_margin[b1] + m.body_margin[b2];
+                let mut stack = std::mem::take(&mut self.stack);
+                let (t1, t2) = (std::mem::take(&mut self.bvh[b1]), std::mem::take(&mut self.bvh[b2]));
+                traverse(
+                    &t1,
+                    poses.xipos[b1],
+                    &poses.ximat[b1],
+                    &t2,
+                    poses.xipos[b2],
+                    &poses.ximat[b2],
+                    margin,
+                    &mut stack,
+                    |g1, g2| {
+                        if self.leaf_obb_may_touch(g1, g2, poses) {
+                            self.collide_geoms(g1, g2, poses, out, &mut stats);
+                        }
+                    },
+                );
+                self.bvh[b1] = t1;
+                self.bvh[b2] = t2;
+                self.stack = stack;
+                // contacts of one body pair are ordered by geom ids (stable)
+                out[start..].sort_by_key(|c| (c.geom[0], c.geom[1]));
+            } else {
+                for &g1 in geoms1 {
+                    for &g2 in geoms2 {
+                        self.collide_geoms(g1, g2, poses, out, &mut stats);
+                    }
+                }
+            }
+        }
+        self.broad = broad;
+        while next_pair < npair {
+            self.collide_explicit(next_pair, poses, out, &mut stats);
+            next_pair += 1;
+        }
+        stats.contacts = out.len();
+        stats
+    }
+
+    /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes.
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &Poses) -> bool {
+        let m = self.model;
+        let (margin, gap) = pair_margin_gap(m, g1, g2, None);
+        let (p1, r1, p2, r2) = (poses.geom_xpos[g1], &poses.geom_xmat[g1], poses.geom_xpos[g2], &poses.geom_xmat[g2]);
+        if !spheres_may_touch(m.geom_rbound[g1], p1, r1, m.geom_rbound[g2], p2, r2, margin + gap) {
+            return false;
+        }
+        let box_of = |g: usize, p, r: &DMat3| {
+            let a = m.geom_aabb[g];
+            Obb::placed(p, r, glam::DVec3::new(a[0], a[1], a[2]), glam::DVec3::new(a[3], a[4], a[5]))
+        };
+        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), margin + gap)
+    }
+
+    /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
+    fn collide_geoms(&mut self, g1: usize, g2: usize, poses: &Poses, out: &mut Vec<Contact>, stats: &mut Stats) {
+        let m = self.model;
+        if self.merged.iter().any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1)) {
+            return;
+        }
+        if !geoms_can_collide(m, g1, g2) {
+            return;
+        }
+        self.narrow(g1, g2, None, poses, out, stats);
+    }
+
+    /// An explicit `<pair>`: its own parameters, no bitmask.
+    fn collide_explicit(&mut self, p: usize, poses: &Poses, out: &mut Vec<Contact>, stats: &mut Stats) {
+        let m = self.model;
+        self.narrow(m.pair_geom1[p], m.pair_geom2[p], Some(p), poses, out, stats);
+    }
+
+    /// Bounding-sphere filter, dispatch and contact assembly for one geom pair.
+    fn narrow(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        pair: Option<usize>,
+        poses: &Poses,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
+        let m = self.model;
+        let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+        let (p1, r1, p2, r2) = (poses.geom_xpos[g1], &poses.geom_xmat[g1], poses.geom_xpos[g2], &poses.geom_xmat[g2]);
+        if !spheres_may_touch(m.geom_rbound[g1], p1, r1, m.geom_rbound[g2], p2, r2, margin + gap) {
+            return;
+        }
+        // geom 1 has the lower type
+        let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] { (g2, g1) } else { (g1, g2) };
+        let f = match dispatch(m.geom_type[g1], m.geom_type[g2]) {
+            Dispatch::Never => return,
+            Dispatch::Convex => {
+                stats.unsupported += 1;
+                self.unsupported.push((g1, g2));
+                return;
+            }
+            Dispatch::Analytic(f) => f,
+        };
+        stats.geom_pairs += 1;
+        let s1 = Shape { pos: poses.geom_xpos[g1], mat: poses.geom_xmat[g1], size: m.geom_size[g1] };
+        let s2 = Shape { pos: poses.geom_xpos[g2], mat: poses.geom_xmat[g2], size: m.geom_size[g2] };
+        let n = f(&s1, &s2, margin + gap, &mut self.pre).min(MAX_PAIR_CONTACTS);
+        if n == 0 {
+            return;
+        }
+        let params = pair_params(m, g1, g2, pair);
+        for pre in &self.pre[..n] {
+            out.push(make_contact([g1, g2], pre, &params));
+        }
+    }
+}
+
+/// Whether MuJoCo collides geom types `(t1, t2)` analytically (no convex collider needed).
+pub fn is_analytic(t1: GeomType, t2: GeomType) -> bool {
+    let (a, b) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+    matches!(dispatch(a, b), Dispatch::Analytic(_) | Dispatch::Never)
+}

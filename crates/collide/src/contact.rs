@@ -1,0 +1,214 @@
+//! Contacts as MuJoCo defines them (`mjContact`): geometry from the narrow phase plus the
+//! mixed solver parameters (`mj_contactParam`, `mj_setContact`).
+
+use glam::DVec3;
+
+use crate::math::MINVAL;
+use crate::model::{enable, Model};
+use crate::narrow::PreContact;
+
+/// MuJoCo's `mjMINMU`: the smallest friction coefficient a contact gets.
+pub const MIN_MU: f64 = 1e-5;
+
+/// One contact between two geoms.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Contact {
+    /// `[geom1, geom2]`: geom 1 has the lower [`crate::GeomType`]; for equal types, the geom
+    /// found first (the lower body, or document order).
+    pub geom: [usize; 2],
+    /// Signed distance between the surfaces (negative = penetration). Not inflated by margins.
+    pub dist: f64,
+    /// Midpoint between the two surfaces.
+    pub pos: DVec3,
+    /// Contact frame rows: `[normal (geom 1 → geom 2), tangent 1, tangent 2]`, right-handed.
+    pub frame: [DVec3; 3],
+    /// The active part of the margin (`margin`, not `margin + gap`).
+    pub includemargin: f64,
+    /// Friction: slide, slide, spin, roll, roll.
+    pub friction: [f64; 5],
+    /// Solver reference.
+    pub solref: [f64; 2],
+    /// Solver reference for frictional directions (`[0, 0]` = same as `solref`).
+    pub solreffriction: [f64; 2],
+    /// Solver impedance.
+    pub solimp: [f64; 5],
+    /// Adhesion.
+    pub adhesion: f64,
+    /// Contact dimensionality (1, 3, 4 or 6).
+    pub dim: u32,
+    /// In the gap (`dist >= includemargin`) and not adhesive: reported but inactive.
+    pub exclude: bool,
+}
+
+impl Contact {
+    /// The contact normal (the first row of the frame), from geom 1 to geom 2.
+    pub fn normal(&self) -> DVec3 {
+        self.frame[0]
+    }
+}
+
+/// Contact parameters of one geom pair, before geometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairParams {
+    /// Active margin.
+    pub margin: f64,
+    /// Inactive gap beyond the margin.
+    pub gap: f64,
+    /// Dimensionality.
+    pub dim: u32,
+    /// Friction (5 coefficients).
+    pub friction: [f64; 5],
+    /// Solver reference.
+    pub solref: [f64; 2],
+    /// Frictional solver reference.
+    pub solreffriction: [f64; 2],
+    /// Solver impedance.
+    pub solimp: [f64; 5],
+    /// Adhesion.
+    pub adhesion: f64,
+}
+
+/// Margin and gap of a geom pair (explicit pairs use their own; override uses `o_margin`).
+pub fn pair_margin_gap(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> (f64, f64) {
+    let (margin, gap) = match pair {
+        Some(p) => (m.pair_margin[p], m.pair_gap[p]),
+        None => (m.geom_margin[g1] + m.geom_margin[g2], m.geom_gap[g1] + m.geom_gap[g2]),
+    };
+    if m.opt.enableflags & enable::OVERRIDE != 0 {
+        (m.opt.o_margin, gap)
+    } else {
+        (margin, gap)
+    }
+}
+
+/// Mixed contact parameters of geoms `g1`, `g2`, or those of explicit pair `pair`.
+pub fn pair_params(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> PairParams {
+    let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+    let mut p = match pair {
+        Some(p) => PairParams {
+            margin,
+            gap,
+            dim: m.pair_dim[p],
+            friction: m.pair_friction[p],
+            solref: m.pair_solref[p],
+            solreffriction: m.pair_solreffriction[p],
+            solimp: m.pair_solimp[p],
+            adhesion: m.pair_adhesion[p],
+        },
+        None => mix_geoms(m, g1, g2, margin, gap),
+    };
+    if m.opt.enableflags & enable::OVERRIDE != 0 {
+        p.solref = m.opt.o_solref;
+        p.solimp = m.opt.o_solimp;
+        p.friction = m.opt.o_friction;
+    }
+    for f in &mut p.friction {
+        *f = f.max(MIN_MU);
+    }
+    p
+}
+
+fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairParams {
+    let (p1, p2) = (m.geom_priority[g1], m.geom_priority[g2]);
+    if p1 != p2 {
+        let g = if p1 > p2 { g1 } else { g2 };
+        let f = m.geom_friction[g];
+        return PairParams {
+            margin,
+            gap,
+            dim: m.geom_condim[g],
+            friction: [f.x, f.x, f.y, f.z, f.z],
+            solref: m.geom_solref[g],
+            solreffriction: [0.0, 0.0],
+            solimp: m.geom_solimp[g],
+            adhesion: m.geom_adhesion[g],
+        };
+    }
+    let (s1, s2) = (m.geom_solmix[g1], m.geom_solmix[g2]);
+    let mix = if s1 < MINVAL && s2 < MINVAL {
+        0.5
+    } else if s1 < MINVAL {
+        0.0
+    } else if s2 < MINVAL {
+        1.0
+    } else {
+        s1 / (s1 + s2)
+    };
+    let (r1, r2) = (m.geom_solref[g1], m.geom_solref[g2]);
+    let solref = if r1[0] > 0.0 && r2[0] > 0.0 {
+        [mix * r1[0] + (1.0 - mix) * r2[0], mix * r1[1] + (1.0 - mix) * r2[1]]
+    } else {
+        [r1[0].min(r2[0]), r1[1].min(r2[1])]
+    };
+    let (i1, i2) = (m.geom_solimp[g1], m.geom_solimp[g2]);
+    let mut solimp = [0.0; 5];
+    for k in 0..5 {
+        solimp[k] = mix * i1[k] + (1.0 - mix) * i2[k];
+    }
+    let f = m.geom_friction[g1].max(m.geom_friction[g2]);
+    PairParams {
+        margin,
+        gap,
+        dim: m.geom_condim[g1].max(m.geom_condim[g2]),
+        friction: [f.x, f.x, f.y, f.z, f.z],
+        solref,
+        solreffriction: [0.0, 0.0],
+        solimp,
+        adhesion: m.geom_adhesion[g1] + m.geom_adhesion[g2],
+    }
+}
+
+/// The contact frame from a normal and an optional tangent (MuJoCo's `mju_makeFrame`):
+/// rows normal, tangent 1, tangent 2 = normal × tangent 1.
+pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
+    let n = normal.normalize_or_zero();
+    let mut t = tangent;
+    if t.length_squared() < 0.25 {
+        t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
+    }
+    t -= n * n.dot(t);
+    let t = t.normalize_or_zero();
+    [n, t, n.cross(t)]
+}
+
+/// Builds a contact from a narrow-phase result.
+pub fn make_contact(geom: [usize; 2], pre: &PreContact, params: &PairParams) -> Contact {
+    let adhesive = params.adhesion > 0.0;
+    let in_gap = pre.dist >= params.margin;
+    let exclude = in_gap && !adhesive;
+    Contact {
+        geom,
+        dist: pre.dist,
+        pos: pre.pos,
+        frame: make_frame(pre.normal, pre.tangent),
+        includemargin: params.margin,
+        friction: params.friction,
+        solref: params.solref,
+        solreffriction: params.solreffriction,
+        solimp: params.solimp,
+        adhesion: params.adhesion,
+        dim: if in_gap && adhesive { 1 } else { params.dim },
+        exclude,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_is_orthonormal_and_right_handed() {
+        for n in [DVec3::X, DVec3::Y, DVec3::new(0.3, -0.8, 0.5), DVec3::NEG_Z] {
+            let f = make_frame(n, DVec3::ZERO);
+            assert!((f[0] - n.normalize()).length() < 1e-15);
+            assert!(f[0].dot(f[1]).abs() < 1e-15 && f[1].dot(f[2]).abs() < 1e-15);
+            assert!((f[0].cross(f[1]) - f[2]).length() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn frame_keeps_a_given_tangent() {
+        let f = make_frame(DVec3::Z, DVec3::new(1.0, 0.0, 0.3));
+        assert!((f[1] - DVec3::X).length() < 1e-15);
+    }
+}

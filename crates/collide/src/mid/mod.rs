@@ -1,0 +1,227 @@
+//! Mid phase (MuJoCo's `mj_collideTree`): a bounding-volume hierarchy per body, built once in
+//! the body's inertial frame (median split on the longest axis), and a dual-tree traversal
+//! with an explicit stack that tests nodes as oriented boxes (6 face axes) and always descends
+//! the larger node.
+
+use glam::{DMat3, DVec3};
+
+use crate::math::quat_to_mat;
+use crate::model::Model;
+
+/// Half-sizes at or above this count as infinite (planes): tests against them always pass.
+const INFINITE: f64 = 1e9;
+
+/// One node: an axis-aligned box in the body's inertial frame, and either two children or a geom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    /// Box centre in the inertial frame.
+    pub center: DVec3,
+    /// Box half-sizes.
+    pub half: DVec3,
+    /// Children (internal nodes); unused for leaves.
+    pub child: [u32; 2],
+    /// The geom of a leaf, `u32::MAX` for internal nodes.
+    pub geom: u32,
+}
+
+impl Node {
+    /// Whether the node is a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.geom != u32::MAX
+    }
+    fn surface(&self) -> f64 {
+        let h = self.half;
+        h.x * h.y + h.y * h.z + h.z * h.x
+    }
+}
+
+/// The tree of one body; node 0 is the root. Empty when the body has no collidable geoms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bvh {
+    /// Nodes, root first.
+    pub nodes: Vec<Node>,
+}
+
+impl Bvh {
+    /// Builds the tree of `geoms` (all in body `b`) in the body's inertial frame.
+    pub fn build(m: &Model, b: usize, geoms: &[usize]) -> Bvh {
+        let irot = quat_to_mat(m.body_iquat[b]);
+        let ipos = m.body_ipos[b];
+        let mut items: Vec<(DVec3, DVec3, u32)> = geoms
+            .iter()
+            .map(|&g| {
+                // geom frame relative to the inertial frame
+                let grot = quat_to_mat(m.geom_quat[g]);
+                let rel_rot = irot.transpose() * grot;
+                let rel_pos = irot.transpose() * (m.geom_pos[g] - ipos);
+                let a = m.geom_aabb[g];
+                let (c, h) = (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5]));
+                let mut lo = DVec3::INFINITY;
+                let mut hi = DVec3::NEG_INFINITY;
+                for k in 0..8 {
+                    let s = DVec3::new(
+                        if k & 1 == 0 { -1.0 } else { 1.0 },
+                        if k & 2 == 0 { -1.0 } else { 1.0 },
+                        if k & 4 == 0 { -1.0 } else { 1.0 },
+                    );
+                    let p = rel_pos + rel_rot * (c + s * h);
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+                // flat boxes are inflated so that every node has volume
+                let half = ((hi - lo) * 0.5).max(DVec3::splat(crate::math::EPS));
+                ((lo + hi) * 0.5, half, g as u32)
+            })
+            .collect();
+        let mut bvh = Bvh { nodes: Vec::with_capacity(2 * items.len()) };
+        if !items.is_empty() {
+            bvh.make(&mut items);
+        }
+        bvh
+    }
+
+    fn make(&mut self, items: &mut [(DVec3, DVec3, u32)]) -> u32 {
+        let id = self.nodes.len() as u32;
+        let mut lo = DVec3::INFINITY;
+        let mut hi = DVec3::NEG_INFINITY;
+        for (c, h, _) in items.iter() {
+            lo = lo.min(*c - *h);
+            hi = hi.max(*c + *h);
+        }
+        if let [(c, h, g)] = items {
+            self.nodes.push(Node { center: *c, half: *h, child: [0, 0], geom: *g });
+            return id;
+        }
+        self.nodes.push(Node { center: (lo + hi) * 0.5, half: (hi - lo) * 0.5, child: [0, 0], geom: u32::MAX });
+        // split at the median centre along the longest axis (ties go to the lower axis)
+        let ext = hi - lo;
+        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+            0
+        } else if ext.y >= ext.z {
+            1
+        } else {
+            2
+        };
+        items.sort_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
+        let mid = items.len() / 2;
+        let (left, right) = items.split_at_mut(mid);
+        let l = self.make(left);
+        let r = self.make(right);
+        self.nodes[id as usize].child = [l, r];
+        id
+    }
+}
+
+/// An oriented box in world coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct Obb {
+    /// Centre.
+    pub center: DVec3,
+    /// Axes (columns).
+    pub rot: DMat3,
+    /// Half-sizes along the axes.
+    pub half: DVec3,
+}
+
+impl Obb {
+    /// A box given in a local frame (`frame_pos`, `frame_rot`).
+    #[inline]
+    pub fn placed(frame_pos: DVec3, frame_rot: &DMat3, center: DVec3, half: DVec3) -> Obb {
+        Obb { center: frame_pos + *frame_rot * center, rot: *frame_rot, half }
+    }
+
+    fn infinite(&self) -> bool {
+        self.half.max_element() >= INFINITE
+    }
+
+    fn radius(&self, axis: DVec3) -> f64 {
+        self.half.x * self.rot.x_axis.dot(axis).abs()
+            + self.half.y * self.rot.y_axis.dot(axis).abs()
+            + self.half.z * self.rot.z_axis.dot(axis).abs()
+    }
+}
+
+/// Separating-axis test on the 6 face axes (no edge axes, as MuJoCo's `mj_collideOBB`): `true`
+/// when the boxes, grown by `margin`, may overlap. Boxes with an infinite side always pass.
+pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
+    if a.infinite() || b.infinite() {
+        return true;
+    }
+    let d = b.center - a.center;
+    for axis in [a.rot.x_axis, a.rot.y_axis, a.rot.z_axis, b.rot.x_axis, b.rot.y_axis, b.rot.z_axis] {
+        if d.dot(axis).abs() > a.radius(axis) + b.radius(axis) + margin {
+            return false;
+        }
+    }
+    true
+}
+
+/// Traverses two trees placed at inertial frames `(p1, r1)` and `(p2, r2)`; internal nodes are
+/// pruned with `margin`; `leaf(g1, g2)` is called for every surviving leaf pair.
+#[allow(clippy::too_many_arguments)]
+pub fn traverse(
+    t1: &Bvh,
+    p1: DVec3,
+    r1: &DMat3,
+    t2: &Bvh,
+    p2: DVec3,
+    r2: &DMat3,
+    margin: f64,
+    stack: &mut Vec<(u32, u32)>,
+    mut leaf: impl FnMut(usize, usize),
+) {
+    if t1.nodes.is_empty() || t2.nodes.is_empty() {
+        return;
+    }
+    stack.clear();
+    stack.push((0, 0));
+    while let Some((i, j)) = stack.pop() {
+        let (a, b) = (&t1.nodes[i as usize], &t2.nodes[j as usize]);
+        if a.is_leaf() && b.is_leaf() {
+            leaf(a.geom as usize, b.geom as usize);
+            continue;
+        }
+        let oa = Obb::placed(p1, r1, a.center, a.half);
+        let ob = Obb::placed(p2, r2, b.center, b.half);
+        if !obb_overlap(&oa, &ob, margin) {
+            continue;
+        }
+        if a.is_leaf() || (!b.is_leaf() && b.surface() > a.surface()) {
+            stack.push((i, b.child[1]));
+            stack.push((i, b.child[0]));
+        } else {
+            stack.push((a.child[1], j));
+            stack.push((a.child[0], j));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box(center: DVec3, rot: DMat3) -> Obb {
+        Obb { center, rot, half: DVec3::ONE }
+    }
+
+    #[test]
+    fn obb_overlap_matches_mujocos_test_obb_case() {
+        // MuJoCo's TestOBB: unit boxes 1.71 apart overlap unrotated and separate at 45°.
+        let a = unit_box(DVec3::ZERO, DMat3::IDENTITY);
+        let b = unit_box(DVec3::new(1.71, 1.71, 0.0), DMat3::IDENTITY);
+        assert!(obb_overlap(&a, &b, 0.0));
+        let r = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_4);
+        let c = unit_box(DVec3::new(1.71, 1.71, 0.0), r);
+        let d = unit_box(DVec3::ZERO, r);
+        assert!(!obb_overlap(&d, &c, 0.0));
+    }
+
+    #[test]
+    fn margin_closes_a_gap() {
+        let a = unit_box(DVec3::ZERO, DMat3::IDENTITY);
+        let b = unit_box(DVec3::new(2.5, 0.0, 0.0), DMat3::IDENTITY);
+        assert!(!obb_overlap(&a, &b, 0.4));
+        assert!(obb_overlap(&a, &b, 0.5));
+    }
+}
