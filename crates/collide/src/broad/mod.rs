@@ -29,8 +29,10 @@ pub struct BroadPhase {
     pairs: Vec<u32>,
 }
 
-/// The sweep frame: rows of the eigenvector matrix of the geom-centre covariance (MuJoCo uses
-/// the rows of `mju_eig3`'s matrix, whose columns are the eigenvectors; either is orthonormal).
+/// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
+/// so that the sweep runs along the direction that separates bodies best. (MuJoCo sweeps along
+/// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition; any orthonormal frame gives
+/// the same pairs, the principal one just prunes more.)
 pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
     let mut n = 0usize;
     let mut cen = DVec3::ZERO;
@@ -54,8 +56,7 @@ pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
     cov *= 1.0 / n as f64;
     let (_, q) = eig3(&cov);
     let f = quat_to_mat(q);
-    // rows of f
-    [f.row(0), f.row(1), f.row(2)]
+    [f.x_axis, f.y_axis, f.z_axis]
 }
 
 impl BroadPhase {

@@ -47,41 +47,133 @@ impl Intervals {
     }
 }
 
+/// An interval on the sweep in progress, with its cross-axis bounds kept next to it so that
+/// the inner loop streams through contiguous memory.
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    hi_x: f64,
+    lo_y: f64,
+    hi_y: f64,
+    lo_z: f64,
+    hi_z: f64,
+    id: u32,
+}
+
 /// Reusable buffers of the sweep.
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
-    /// `(value, box index * 2 + is_upper)` per endpoint.
-    endpoints: Vec<(f64, u32)>,
-    active: Vec<u32>,
+    /// `(lower x bound, box index)`, sorted.
+    order: Vec<(f64, u32)>,
+    /// Boxes of each strip, in x order: `strip_items[strip_start[s]..strip_start[s + 1]]`.
+    strip_start: Vec<usize>,
+    strip_items: Vec<u32>,
+    active: Vec<Active>,
 }
+
+/// Strips hold about this many boxes each (fewer strips for small scenes).
+const BOXES_PER_STRIP: usize = 64;
 
 impl SweepAndPrune {
     /// Calls `emit(i, j)` (with `i < j`) for every pair of boxes whose closed intervals overlap
-    /// on all three axes. Touching boxes count as overlapping.
+    /// on all three axes, exactly once. Touching boxes count as overlapping.
+    ///
+    /// The boxes are sorted by their lower x bound once. Space is cut into strips along y; each
+    /// strip is swept along x with an active list of the boxes whose x interval still reaches
+    /// the current one, and a pair is reported only by the strip that holds the lower end of
+    /// its y overlap, so crowds spread over a plane do not make every active list long.
     pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
         let n = boxes.len();
-        self.endpoints.clear();
+        self.order.clear();
+        self.order.extend((0..n).map(|i| (boxes.lo[0][i], i as u32)));
+        self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+
+        // strips along y over the range of the boxes' lower y bounds
+        let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
         for i in 0..n {
-            self.endpoints.push((boxes.lo[0][i], 2 * i as u32));
-            self.endpoints.push((boxes.hi[0][i], 2 * i as u32 + 1));
+            ymin = ymin.min(boxes.lo[1][i]);
+            ymax = ymax.max(boxes.lo[1][i]);
         }
-        // lower endpoints first on ties, so touching intervals overlap
-        self.endpoints.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1 & 1).cmp(&(b.1 & 1))));
-        self.active.clear();
-        for &(_, e) in &self.endpoints {
-            let i = (e >> 1) as usize;
-            if e & 1 == 0 {
-                for &j in &self.active {
-                    let j = j as usize;
-                    if boxes.overlap_yz(i, j) {
-                        emit(i.min(j), i.max(j));
-                    }
-                }
-                self.active.push(i as u32);
-            } else if let Some(k) = self.active.iter().position(|&a| a as usize == i) {
-                self.active.swap_remove(k);
+        let nstrip = (n / BOXES_PER_STRIP).clamp(1, 256);
+        let width = (ymax - ymin) / nstrip as f64;
+        let strip_of = |y: f64| -> usize {
+            if !(width > 0.0) {
+                return 0;
+            }
+            let s = ((y - ymin) / width).floor();
+            if s >= nstrip as f64 {
+                nstrip - 1
+            } else if s > 0.0 {
+                s as usize
+            } else {
+                0
+            }
+        };
+        // counting sort of (box, strip) memberships, keeping x order within each strip
+        self.strip_start.clear();
+        self.strip_start.resize(nstrip + 1, 0);
+        for &(_, i) in &self.order {
+            let iu = i as usize;
+            for s in strip_of(boxes.lo[1][iu])..=strip_of(boxes.hi[1][iu]) {
+                self.strip_start[s + 1] += 1;
             }
         }
+        for s in 0..nstrip {
+            self.strip_start[s + 1] += self.strip_start[s];
+        }
+        self.strip_items.clear();
+        self.strip_items.resize(self.strip_start[nstrip], 0);
+        // `strip_start[s]` serves as the write cursor of strip `s`
+        for &(_, i) in &self.order {
+            let iu = i as usize;
+            for s in strip_of(boxes.lo[1][iu])..=strip_of(boxes.hi[1][iu]) {
+                let k = self.strip_start[s];
+                self.strip_items[k] = i;
+                self.strip_start[s] += 1;
+            }
+        }
+        // the cursors now sit at each strip's end: shift back to starts
+        for s in (1..=nstrip).rev() {
+            self.strip_start[s] = self.strip_start[s - 1];
+        }
+        self.strip_start[0] = 0;
+
+        let mut active = std::mem::take(&mut self.active);
+        for s in 0..nstrip {
+            active.clear();
+            for &i in &self.strip_items[self.strip_start[s]..self.strip_start[s + 1]] {
+                let iu = i as usize;
+                let x = boxes.lo[0][iu];
+                let cur = Active {
+                    hi_x: boxes.hi[0][iu],
+                    lo_y: boxes.lo[1][iu],
+                    hi_y: boxes.hi[1][iu],
+                    lo_z: boxes.lo[2][iu],
+                    hi_z: boxes.hi[2][iu],
+                    id: i,
+                };
+                let mut k = 0;
+                while k < active.len() {
+                    let a = active[k];
+                    if a.hi_x < x {
+                        // boxes come in x order: `a` ends before every later one starts
+                        active.swap_remove(k);
+                        continue;
+                    }
+                    if a.lo_y <= cur.hi_y
+                        && cur.lo_y <= a.hi_y
+                        && a.lo_z <= cur.hi_z
+                        && cur.lo_z <= a.hi_z
+                        && strip_of(a.lo_y.max(cur.lo_y)) == s
+                    {
+                        let j = a.id as usize;
+                        emit(iu.min(j), iu.max(j));
+                    }
+                    k += 1;
+                }
+                active.push(cur);
+            }
+        }
+        self.active = active;
     }
 }
 
@@ -105,7 +197,7 @@ mod tests {
     proptest! {
         #[test]
         fn equals_brute_force(boxes in proptest::collection::vec(
-            (prop::array::uniform3(-10.0..10.0f64), prop::array::uniform3(0.0..3.0f64)), 0..120)) {
+            (prop::array::uniform3(-10.0..10.0f64), prop::array::uniform3(0.0..3.0f64)), 0..400)) {
             let mut b = Intervals::default();
             for (c, h) in &boxes {
                 b.push([c[0] - h[0], c[1] - h[1], c[2] - h[2]], [c[0] + h[0], c[1] + h[1], c[2] + h[2]]);
@@ -115,6 +207,30 @@ mod tests {
             got.sort_unstable();
             prop_assert_eq!(got, brute(&b));
         }
+    }
+
+    #[test]
+    fn many_strips_equal_brute_force() {
+        // 3000 small boxes on a plane: dozens of strips, boxes straddling strip borders
+        let mut b = Intervals::default();
+        let mut r = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..3000 {
+            let c = [next() * 40.0, next() * 40.0, next()];
+            let h = [next() * 0.5, next() * 0.5, next() * 0.5];
+            b.push([c[0] - h[0], c[1] - h[1], c[2] - h[2]], [c[0] + h[0], c[1] + h[1], c[2] + h[2]]);
+        }
+        let mut got = Vec::new();
+        SweepAndPrune::default().overlapping_pairs(&b, |i, j| got.push((i, j)));
+        got.sort_unstable();
+        let expect = brute(&b);
+        assert!(expect.len() > 1000);
+        assert_eq!(got, expect);
     }
 
     #[test]
