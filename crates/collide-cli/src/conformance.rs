@@ -116,7 +116,13 @@ fn angle(a: V3, b: V3) -> f64 {
 }
 
 /// Compares our contacts for one state with MuJoCo's recorded ones.
-fn compare_contacts(m: &Model, state: usize, ours: &[Contact], theirs: &[Value], r: &mut ContactReport) {
+fn compare_contacts(
+    m: &Model,
+    state: usize,
+    ours: &[Contact],
+    theirs: &[Value],
+    r: &mut ContactReport,
+) {
     let key = |g1: usize, g2: usize| (g1, g2);
     let analytic = |g1: usize, g2: usize| is_analytic(m.geom_type[g1], m.geom_type[g2]);
     let mut mj: BTreeMap<(usize, usize), Vec<&Value>> = BTreeMap::new();
@@ -155,12 +161,19 @@ fn compare_contacts(m: &Model, state: usize, ours: &[Contact], theirs: &[Value],
         r.contacts += list.len();
         let Some(mine) = us.get(k) else {
             r.missing += 1;
-            r.note(format!("state {state}: pair {k:?} missing ({} MuJoCo contacts)", list.len()));
+            r.note(format!(
+                "state {state}: pair {k:?} missing ({} MuJoCo contacts)",
+                list.len()
+            ));
             continue;
         };
         if mine.len() != list.len() {
             r.count_mismatch += 1;
-            r.note(format!("state {state}: pair {k:?}: {} contacts vs MuJoCo's {}", mine.len(), list.len()));
+            r.note(format!(
+                "state {state}: pair {k:?}: {} contacts vs MuJoCo's {}",
+                mine.len(),
+                list.len()
+            ));
             continue;
         }
         for (a, b) in mine.iter().zip(list) {
@@ -182,12 +195,20 @@ fn compare_contacts(m: &Model, state: usize, ours: &[Contact], theirs: &[Value],
                     a.dist
                 ));
             }
-            r.max_dist_err = r.max_dist_err.max(if de.is_nan() { f64::INFINITY } else { de });
-            r.max_pos_err = r.max_pos_err.max(if pe.is_nan() { f64::INFINITY } else { pe });
-            r.max_normal_err = r.max_normal_err.max(if ne.is_nan() { f64::INFINITY } else { ne });
+            r.max_dist_err = r
+                .max_dist_err
+                .max(if de.is_nan() { f64::INFINITY } else { de });
+            r.max_pos_err = r
+                .max_pos_err
+                .max(if pe.is_nan() { f64::INFINITY } else { pe });
+            r.max_normal_err = r
+                .max_normal_err
+                .max(if ne.is_nan() { f64::INFINITY } else { ne });
             let num = |k: &str| b.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
             let arr = |k: &str| b.get(k).map(f64s).unwrap_or_default();
-            let close = |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-12);
+            let close = |x: &[f64], y: &[f64]| {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-12)
+            };
             let params_ok = a.dim as f64 == num("dim")
                 && close(&a.friction, &arr("friction"))
                 && close(&a.solref, &arr("solref"))
@@ -198,14 +219,19 @@ fn compare_contacts(m: &Model, state: usize, ours: &[Contact], theirs: &[Value],
                     || (dist - num("includemargin")).abs() <= CONTACT_TOL * scale);
             if !params_ok {
                 r.param_mismatch += 1;
-                r.note(format!("state {state}: pair {k:?}: contact parameters differ"));
+                r.note(format!(
+                    "state {state}: pair {k:?}: contact parameters differ"
+                ));
             }
         }
     }
     for k in us.keys() {
         if !mj.contains_key(k) {
             r.extra += 1;
-            r.note(format!("state {state}: extra pair {k:?} (dist {:.3e})", us[k][0].dist));
+            r.note(format!(
+                "state {state}: extra pair {k:?} (dist {:.3e})",
+                us[k][0].dist
+            ));
         }
     }
 }
@@ -652,7 +678,11 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
         r.nstates += 1;
         if let Some(c) = collider.as_mut() {
             c.detect(&poses, &mut contacts);
-            let theirs = s.get("contacts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            let theirs = s
+                .get("contacts")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
             compare_contacts(&model, si, &contacts, theirs, &mut r.contacts);
         }
         let xpos = s.get("geom_xpos").map(f64s).unwrap_or_default();
@@ -694,7 +724,18 @@ pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
 pub fn format_contact_table(reports: &[ModelReport]) -> String {
     let mut s = format!(
         "{:<40} {:>6} {:>7} {:>5} {:>5} {:>5} {:>8} {:>8} {:>8} {:>6} {:>6}  {}\n",
-        "model", "pairs", "contacts", "miss", "extra", "count", "dist err", "pos err", "nrm err", "convex", "status", "detail"
+        "model",
+        "pairs",
+        "contacts",
+        "miss",
+        "extra",
+        "count",
+        "dist err",
+        "pos err",
+        "nrm err",
+        "convex",
+        "status",
+        "detail"
     );
     for r in reports {
         let c = &r.contacts;
@@ -728,7 +769,10 @@ pub fn format_contact_table(reports: &[ModelReport]) -> String {
             detail
         ));
     }
-    let ok = reports.iter().filter(|r| r.load_error.is_none() && r.contacts.passed()).count();
+    let ok = reports
+        .iter()
+        .filter(|r| r.load_error.is_none() && r.contacts.passed())
+        .count();
     let pairs: usize = reports.iter().map(|r| r.contacts.pairs).sum();
     let convex: usize = reports.iter().map(|r| r.contacts.convex_pairs).sum();
     s.push_str(&format!(

@@ -71,7 +71,11 @@ fn main() -> ExitCode {
         Command::Info { model } => load(&model).map(|m| print!("{}", info_text(&m))),
         Command::Poses { model, states } => poses(&model, states.as_deref()),
         Command::Contacts { model, states } => contacts(&model, states.as_deref()),
-        Command::Bench { model, states, iters } => bench(&model, states.as_deref(), iters),
+        Command::Bench {
+            model,
+            states,
+            iters,
+        } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
         Command::Conformance { dir } => conformance_report(&dir),
     };
@@ -120,7 +124,8 @@ fn info_text(m: &Model) -> String {
 fn read_states(model: &Model, states: Option<&Path>) -> Result<Vec<State>, String> {
     match states {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             parse_states(&text).map_err(|e| format!("{}: {e}", p.display()))
         }
         None => Ok(vec![State::qpos0(model)]),
@@ -135,7 +140,8 @@ fn all_poses(model: &Model, states: &[State]) -> Result<Vec<Poses>, String> {
         .map(|(i, s)| {
             let mut poses = Poses::new(model);
             let mocap = s.mocap.as_ref().map(|(p, q)| (p.as_slice(), q.as_slice()));
-            forward_kinematics(model, &s.qpos, mocap, &mut poses).map_err(|e| format!("state {i}: {e}"))?;
+            forward_kinematics(model, &s.qpos, mocap, &mut poses)
+                .map_err(|e| format!("state {i}: {e}"))?;
             Ok(poses)
         })
         .collect()
@@ -157,7 +163,11 @@ fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let mut out = Vec::with_capacity(states.len());
     for poses in all_poses(&model, &states)? {
         let stats = collider.detect(&poses, &mut buf);
-        let unsupported: Vec<_> = collider.unsupported_pairs().iter().map(|&(a, b)| json!([a, b])).collect();
+        let unsupported: Vec<_> = collider
+            .unsupported_pairs()
+            .iter()
+            .map(|&(a, b)| json!([a, b]))
+            .collect();
         out.push(json!({
             "contacts": buf.iter().map(contact_json).collect::<Vec<_>>(),
             "body_pairs": stats.body_pairs,
@@ -209,7 +219,11 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), S
     let us = t.elapsed().as_secs_f64() * 1e6 / (iters * poses.len()) as f64;
     let n = poses.len() as f64;
     println!("model: {}", model_path.display());
-    println!("states: {}  iterations: {iters}  ngeom: {}", poses.len(), model.ngeom());
+    println!(
+        "states: {}  iterations: {iters}  ngeom: {}",
+        poses.len(),
+        model.ngeom()
+    );
     println!(
         "per state: {:.1} body pairs, {:.1} geom pairs, {:.1} contacts, {:.1} unsupported pairs",
         stats.body_pairs as f64 / n,

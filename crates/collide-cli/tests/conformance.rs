@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use collide_cli::conformance::{check_corpus, format_table};
+use collide_cli::conformance::{check_corpus, format_contact_table, format_table};
 
 fn conformance_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
@@ -51,4 +51,22 @@ fn corpus_includes_meshes_and_heightfields() {
         hfields >= 2,
         "only {hfields} corpus models with height fields"
     );
+}
+
+#[test]
+fn analytic_contacts_match_mujoco_on_every_model() {
+    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let table = format_contact_table(&reports);
+    println!("{table}");
+    let failed: Vec<_> = reports
+        .iter()
+        .filter(|r| r.load_error.is_none() && !r.contacts.passed())
+        .map(|r| r.name.as_str())
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "contacts differ from MuJoCo on {failed:?}\n{table}"
+    );
+    let pairs: usize = reports.iter().map(|r| r.contacts.pairs).sum();
+    assert!(pairs > 5000, "only {pairs} colliding pairs compared");
 }

@@ -107,13 +107,23 @@ fn parse_with_includes(
     })?;
     let file: Arc<str> = Arc::from(file);
     let root = doc.root_element();
-    let mut elem = convert(&doc, root, &file);
+    // byte offsets where lines start, for line numbers in O(log n) per element
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
+        .collect();
+    let mut elem = convert(root, &file, &line_starts);
     expand_includes(&mut elem, base_dir, reader, depth)?;
     Ok(elem)
 }
 
-fn convert(doc: &roxmltree::Document, node: roxmltree::Node, file: &Arc<str>) -> Elem {
-    let line = doc.text_pos_at(node.range().start).row;
+fn convert(node: roxmltree::Node, file: &Arc<str>, line_starts: &[usize]) -> Elem {
+    let offset = node.range().start;
+    let line = line_starts.partition_point(|&s| s <= offset) as u32;
     Elem {
         name: node.tag_name().name().to_string(),
         attrs: node
@@ -123,7 +133,7 @@ fn convert(doc: &roxmltree::Document, node: roxmltree::Node, file: &Arc<str>) ->
         children: node
             .children()
             .filter(|c| c.is_element())
-            .map(|c| convert(doc, c, file))
+            .map(|c| convert(c, file, line_starts))
             .collect(),
         file: file.clone(),
         line,
