@@ -59,7 +59,9 @@ impl<'m> Collider<'m> {
             return Err(ColliderError::TooManyBodies(model.nbody()));
         }
         let broad = BroadPhase::new(model);
-        let bvh = (0..model.nbody()).map(|b| Bvh::build(model, b, broad.body_geoms(b))).collect();
+        let bvh = (0..model.nbody())
+            .map(|b| Bvh::build(model, b, broad.body_geoms(b)))
+            .collect();
         Ok(Collider {
             model,
             broad,
@@ -109,7 +111,8 @@ impl<'m> Collider<'m> {
             self.merged.clear();
             while next_pair < npair && m.pair_signature[next_pair] <= sig {
                 if m.pair_signature[next_pair] == sig {
-                    self.merged.push((m.pair_geom1[next_pair], m.pair_geom2[next_pair]));
+                    self.merged
+                        .push((m.pair_geom1[next_pair], m.pair_geom2[next_pair]));
                 }
                 self.collide_explicit(next_pair, poses, out, &mut stats);
                 next_pair += 1;
@@ -127,7 +130,10 @@ impl<'m> Collider<'m> {
                 let start = out.len();
                 let margin = m.body_margin[b1] + m.body_margin[b2];
                 let mut stack = std::mem::take(&mut self.stack);
-                let (t1, t2) = (std::mem::take(&mut self.bvh[b1]), std::mem::take(&mut self.bvh[b2]));
+                let (t1, t2) = (
+                    std::mem::take(&mut self.bvh[b1]),
+                    std::mem::take(&mut self.bvh[b2]),
+                );
                 traverse(
                     &t1,
                     poses.xipos[b1],
@@ -169,21 +175,50 @@ impl<'m> Collider<'m> {
     fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &Poses) -> bool {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, None);
-        let (p1, r1, p2, r2) = (poses.geom_xpos[g1], &poses.geom_xmat[g1], poses.geom_xpos[g2], &poses.geom_xmat[g2]);
-        if !spheres_may_touch(m.geom_rbound[g1], p1, r1, m.geom_rbound[g2], p2, r2, margin + gap) {
+        let (p1, r1, p2, r2) = (
+            poses.geom_xpos[g1],
+            &poses.geom_xmat[g1],
+            poses.geom_xpos[g2],
+            &poses.geom_xmat[g2],
+        );
+        if !spheres_may_touch(
+            m.geom_rbound[g1],
+            p1,
+            r1,
+            m.geom_rbound[g2],
+            p2,
+            r2,
+            margin + gap,
+        ) {
             return false;
         }
         let box_of = |g: usize, p, r: &DMat3| {
             let a = m.geom_aabb[g];
-            Obb::placed(p, r, glam::DVec3::new(a[0], a[1], a[2]), glam::DVec3::new(a[3], a[4], a[5]))
+            Obb::placed(
+                p,
+                r,
+                glam::DVec3::new(a[0], a[1], a[2]),
+                glam::DVec3::new(a[3], a[4], a[5]),
+            )
         };
         obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), margin + gap)
     }
 
     /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
-    fn collide_geoms(&mut self, g1: usize, g2: usize, poses: &Poses, out: &mut Vec<Contact>, stats: &mut Stats) {
+    fn collide_geoms(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        poses: &Poses,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
         let m = self.model;
-        if self.merged.iter().any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1)) {
+        if self
+            .merged
+            .iter()
+            .any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1))
+        {
             return;
         }
         if !geoms_can_collide(m, g1, g2) {
@@ -193,7 +228,13 @@ impl<'m> Collider<'m> {
     }
 
     /// An explicit `<pair>`: its own parameters, no bitmask.
-    fn collide_explicit(&mut self, p: usize, poses: &Poses, out: &mut Vec<Contact>, stats: &mut Stats) {
+    fn collide_explicit(
+        &mut self,
+        p: usize,
+        poses: &Poses,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
         let m = self.model;
         self.narrow(m.pair_geom1[p], m.pair_geom2[p], Some(p), poses, out, stats);
     }
@@ -210,12 +251,29 @@ impl<'m> Collider<'m> {
     ) {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
-        let (p1, r1, p2, r2) = (poses.geom_xpos[g1], &poses.geom_xmat[g1], poses.geom_xpos[g2], &poses.geom_xmat[g2]);
-        if !spheres_may_touch(m.geom_rbound[g1], p1, r1, m.geom_rbound[g2], p2, r2, margin + gap) {
+        let (p1, r1, p2, r2) = (
+            poses.geom_xpos[g1],
+            &poses.geom_xmat[g1],
+            poses.geom_xpos[g2],
+            &poses.geom_xmat[g2],
+        );
+        if !spheres_may_touch(
+            m.geom_rbound[g1],
+            p1,
+            r1,
+            m.geom_rbound[g2],
+            p2,
+            r2,
+            margin + gap,
+        ) {
             return;
         }
         // geom 1 has the lower type
-        let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] { (g2, g1) } else { (g1, g2) };
+        let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
+            (g2, g1)
+        } else {
+            (g1, g2)
+        };
         let f = match dispatch(m.geom_type[g1], m.geom_type[g2]) {
             Dispatch::Never => return,
             Dispatch::Convex => {
@@ -226,8 +284,16 @@ impl<'m> Collider<'m> {
             Dispatch::Analytic(f) => f,
         };
         stats.geom_pairs += 1;
-        let s1 = Shape { pos: poses.geom_xpos[g1], mat: poses.geom_xmat[g1], size: m.geom_size[g1] };
-        let s2 = Shape { pos: poses.geom_xpos[g2], mat: poses.geom_xmat[g2], size: m.geom_size[g2] };
+        let s1 = Shape {
+            pos: poses.geom_xpos[g1],
+            mat: poses.geom_xmat[g1],
+            size: m.geom_size[g1],
+        };
+        let s2 = Shape {
+            pos: poses.geom_xpos[g2],
+            mat: poses.geom_xmat[g2],
+            size: m.geom_size[g2],
+        };
         let n = f(&s1, &s2, margin + gap, &mut self.pre).min(MAX_PAIR_CONTACTS);
         if n == 0 {
             return;

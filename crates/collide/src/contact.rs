@@ -72,7 +72,10 @@ pub struct PairParams {
 pub fn pair_margin_gap(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> (f64, f64) {
     let (margin, gap) = match pair {
         Some(p) => (m.pair_margin[p], m.pair_gap[p]),
-        None => (m.geom_margin[g1] + m.geom_margin[g2], m.geom_gap[g1] + m.geom_gap[g2]),
+        None => (
+            m.geom_margin[g1] + m.geom_margin[g2],
+            m.geom_gap[g1] + m.geom_gap[g2],
+        ),
     };
     if m.opt.enableflags & enable::OVERRIDE != 0 {
         (m.opt.o_margin, gap)
@@ -136,7 +139,10 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
     };
     let (r1, r2) = (m.geom_solref[g1], m.geom_solref[g2]);
     let solref = if r1[0] > 0.0 && r2[0] > 0.0 {
-        [mix * r1[0] + (1.0 - mix) * r2[0], mix * r1[1] + (1.0 - mix) * r2[1]]
+        [
+            mix * r1[0] + (1.0 - mix) * r2[0],
+            mix * r1[1] + (1.0 - mix) * r2[1],
+        ]
     } else {
         [r1[0].min(r2[0]), r1[1].min(r2[1])]
     };

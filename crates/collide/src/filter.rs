@@ -28,20 +28,30 @@ pub fn body_pair_allowed(m: &Model, b1: usize, b2: usize) -> bool {
 /// Body-level bitmask test (`canCollide2`): OR-ed geom contypes against conaffinities.
 #[inline]
 pub fn bodies_can_collide(m: &Model, b1: usize, b2: usize) -> bool {
-    (m.body_contype[b1] & m.body_conaffinity[b2]) != 0 || (m.body_contype[b2] & m.body_conaffinity[b1]) != 0
+    (m.body_contype[b1] & m.body_conaffinity[b2]) != 0
+        || (m.body_contype[b2] & m.body_conaffinity[b1]) != 0
 }
 
 /// Geom-level bitmask test.
 #[inline]
 pub fn geoms_can_collide(m: &Model, g1: usize, g2: usize) -> bool {
-    (m.geom_contype[g1] & m.geom_conaffinity[g2]) != 0 || (m.geom_contype[g2] & m.geom_conaffinity[g1]) != 0
+    (m.geom_contype[g1] & m.geom_conaffinity[g2]) != 0
+        || (m.geom_contype[g2] & m.geom_conaffinity[g1]) != 0
 }
 
 /// Bounding-sphere test with threshold `margin` (MuJoCo's `mj_filterSphere`); `true` when the
 /// geoms may be within `margin`. A plane (`rbound == 0`) is a half-space: anything below it
 /// passes.
 #[inline]
-pub fn spheres_may_touch(rb1: f64, p1: DVec3, m1: &DMat3, rb2: f64, p2: DVec3, m2: &DMat3, margin: f64) -> bool {
+pub fn spheres_may_touch(
+    rb1: f64,
+    p1: DVec3,
+    m1: &DMat3,
+    rb2: f64,
+    p2: DVec3,
+    m2: &DMat3,
+    margin: f64,
+) -> bool {
     if rb1 == 0.0 {
         return m1.z_axis.dot(p2 - p1) <= rb2 + margin;
     }
@@ -78,9 +88,41 @@ mod tests {
     fn plane_sphere_filter_is_one_sided() {
         let id = DMat3::IDENTITY;
         // a sphere far below a plane still passes; above it is rejected beyond its radius
-        assert!(spheres_may_touch(0.0, DVec3::ZERO, &id, 1.0, DVec3::new(0.0, 0.0, -100.0), &id, 0.0));
-        assert!(spheres_may_touch(0.0, DVec3::ZERO, &id, 1.0, DVec3::new(5.0, 0.0, 1.0), &id, 0.0));
-        assert!(!spheres_may_touch(0.0, DVec3::ZERO, &id, 1.0, DVec3::new(0.0, 0.0, 1.1), &id, 0.05));
-        assert!(spheres_may_touch(0.0, DVec3::ZERO, &id, 1.0, DVec3::new(0.0, 0.0, 1.1), &id, 0.1));
+        assert!(spheres_may_touch(
+            0.0,
+            DVec3::ZERO,
+            &id,
+            1.0,
+            DVec3::new(0.0, 0.0, -100.0),
+            &id,
+            0.0
+        ));
+        assert!(spheres_may_touch(
+            0.0,
+            DVec3::ZERO,
+            &id,
+            1.0,
+            DVec3::new(5.0, 0.0, 1.0),
+            &id,
+            0.0
+        ));
+        assert!(!spheres_may_touch(
+            0.0,
+            DVec3::ZERO,
+            &id,
+            1.0,
+            DVec3::new(0.0, 0.0, 1.1),
+            &id,
+            0.05
+        ));
+        assert!(spheres_may_touch(
+            0.0,
+            DVec3::ZERO,
+            &id,
+            1.0,
+            DVec3::new(0.0, 0.0, 1.1),
+            &id,
+            0.1
+        ));
     }
 }

@@ -22,8 +22,8 @@ pub mod mid;
 pub mod model;
 pub mod narrow;
 
-pub use glam;
 pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
+pub use glam;
 pub use kinematics::{forward_kinematics, KinematicsError, Poses};
 pub use model::{GeomType, HField, JointType, Mesh, Model, Options, SameFrame};

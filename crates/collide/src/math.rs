@@ -34,14 +34,21 @@ pub fn mul_quat(a: DQuat, b: DQuat) -> DQuat {
     )
 }
 
-/// Normalizes a quaternion; a zero quaternion becomes the identity (as MuJoCo does).
+/// Normalizes a quaternion exactly as MuJoCo 4.0.0's `mju_normalize4` does: the squared
+/// norm is summed pairwise, a quaternion already within `MINVAL` of unit norm is left
+/// untouched, others are multiplied by the reciprocal norm; a zero quaternion becomes the
+/// identity. (Bit-for-bit agreement matters: contact geometry of nearly aligned shapes is
+/// ill-conditioned in the last bits of the rotation.)
 #[inline]
 pub fn normalize_quat(q: DQuat) -> DQuat {
-    let n = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).sqrt();
+    let n = ((q.w * q.w + q.x * q.x) + (q.y * q.y + q.z * q.z)).sqrt();
     if n < MINVAL {
         DQuat::IDENTITY
+    } else if (n - 1.0).abs() < MINVAL {
+        q
     } else {
-        quat_wxyz(q.w / n, q.x / n, q.y / n, q.z / n)
+        let inv = 1.0 / n;
+        quat_wxyz(q.w * inv, q.x * inv, q.y * inv, q.z * inv)
     }
 }
 

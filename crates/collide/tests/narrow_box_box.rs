@@ -205,11 +205,14 @@ const TOL: f64 = 1e-9;
 
 #[test]
 fn matches_mujoco_oracle() {
-    let path = concat!(
+    // COLLIDE_BOXBOX_ORACLE may point at a larger stress file written by the generator with
+    // `--times N --out FILE`
+    let default = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/narrow/box_box.json"
     );
-    let doc = parse_json(&std::fs::read_to_string(path).expect("oracle data"));
+    let path = std::env::var("COLLIDE_BOXBOX_ORACLE").unwrap_or_else(|_| default.to_string());
+    let doc = parse_json(&std::fs::read_to_string(&path).expect("oracle data"));
     assert_eq!(doc.get("mujoco_version").str(), "4.0.0");
     let cases = doc.get("cases").arr();
     assert!(cases.len() >= 500, "{} cases", cases.len());
@@ -419,7 +422,8 @@ proptest! {
             prop_assert!((ca.dist - cb.dist).abs() < 1e-9, "{} {}", ca.dist, cb.dist);
             prop_assert!((rt * ca.pos + tt - cb.pos).length() < 1e-9);
             prop_assert!(angle(rt * ca.normal, cb.normal) < 1e-9);
-            prop_assert!(ca.dist <= margin);
+            // edge contacts may exceed the margin by the separation slack, 1e-13 * sizes
+            prop_assert!(ca.dist <= margin + 1e-12);
         }
     }
 }

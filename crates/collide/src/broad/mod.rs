@@ -72,13 +72,16 @@ impl BroadPhase {
                 has_plane[b] |= m.geom_type[g] == GeomType::Plane;
             }
         }
-        let mut bp = BroadPhase { body_geoms, ..Default::default() };
-        for b in 0..nb {
+        let mut bp = BroadPhase {
+            body_geoms,
+            ..Default::default()
+        };
+        for (b, &plane) in has_plane.iter().enumerate() {
             if m.body_contype[b] == 0 && m.body_conaffinity[b] == 0 {
                 continue;
             }
             bp.collidable.push(b);
-            let static_plane = has_plane[b] && m.body_dofnum[m.body_weldid[b]] == 0;
+            let static_plane = plane && m.body_dofnum[m.body_weldid[b]] == 0;
             if (b == 0 && m.body_geomnum[0] > 0) || static_plane {
                 bp.always.push(b);
             } else if !bp.body_geoms[b].is_empty() {
@@ -99,7 +102,11 @@ impl BroadPhase {
             let mut lo = [f64::INFINITY; 3];
             let mut hi = [f64::NEG_INFINITY; 3];
             for &g in &self.body_geoms[b] {
-                let margin = if override_margin { 0.5 * m.opt.o_margin } else { m.geom_margin[g] + m.geom_gap[g] };
+                let margin = if override_margin {
+                    0.5 * m.opt.o_margin
+                } else {
+                    m.geom_margin[g] + m.geom_gap[g]
+                };
                 let p = poses.geom_xpos[g];
                 let r = &poses.geom_xmat[g];
                 let aabb = &m.geom_aabb[g];

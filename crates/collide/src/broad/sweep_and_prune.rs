@@ -36,15 +36,6 @@ impl Intervals {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Whether boxes `i` and `j` overlap (closed intervals) on axes 1 and 2.
-    #[inline]
-    fn overlap_yz(&self, i: usize, j: usize) -> bool {
-        self.lo[1][i] <= self.hi[1][j]
-            && self.lo[1][j] <= self.hi[1][i]
-            && self.lo[2][i] <= self.hi[2][j]
-            && self.lo[2][j] <= self.hi[2][i]
-    }
 }
 
 /// An interval on the sweep in progress, with its cross-axis bounds kept next to it so that
@@ -84,8 +75,10 @@ impl SweepAndPrune {
     pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
         let n = boxes.len();
         self.order.clear();
-        self.order.extend((0..n).map(|i| (boxes.lo[0][i], i as u32)));
-        self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.order
+            .extend((0..n).map(|i| (boxes.lo[0][i], i as u32)));
+        self.order
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
 
         // strips along y over the range of the boxes' lower y bounds
         let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -96,7 +89,7 @@ impl SweepAndPrune {
         let nstrip = (n / BOXES_PER_STRIP).clamp(1, 256);
         let width = (ymax - ymin) / nstrip as f64;
         let strip_of = |y: f64| -> usize {
-            if !(width > 0.0) {
+            if width.is_nan() || width <= 0.0 {
                 return 0;
             }
             let s = ((y - ymin) / width).floor();
@@ -223,7 +216,10 @@ mod tests {
         for _ in 0..3000 {
             let c = [next() * 40.0, next() * 40.0, next()];
             let h = [next() * 0.5, next() * 0.5, next() * 0.5];
-            b.push([c[0] - h[0], c[1] - h[1], c[2] - h[2]], [c[0] + h[0], c[1] + h[1], c[2] + h[2]]);
+            b.push(
+                [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
+                [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
+            );
         }
         let mut got = Vec::new();
         SweepAndPrune::default().overlapping_pairs(&b, |i, j| got.push((i, j)));

@@ -74,7 +74,9 @@ impl Bvh {
                 ((lo + hi) * 0.5, half, g as u32)
             })
             .collect();
-        let mut bvh = Bvh { nodes: Vec::with_capacity(2 * items.len()) };
+        let mut bvh = Bvh {
+            nodes: Vec::with_capacity(2 * items.len()),
+        };
         if !items.is_empty() {
             bvh.make(&mut items);
         }
@@ -90,10 +92,20 @@ impl Bvh {
             hi = hi.max(*c + *h);
         }
         if let [(c, h, g)] = items {
-            self.nodes.push(Node { center: *c, half: *h, child: [0, 0], geom: *g });
+            self.nodes.push(Node {
+                center: *c,
+                half: *h,
+                child: [0, 0],
+                geom: *g,
+            });
             return id;
         }
-        self.nodes.push(Node { center: (lo + hi) * 0.5, half: (hi - lo) * 0.5, child: [0, 0], geom: u32::MAX });
+        self.nodes.push(Node {
+            center: (lo + hi) * 0.5,
+            half: (hi - lo) * 0.5,
+            child: [0, 0],
+            geom: u32::MAX,
+        });
         // split at the median centre along the longest axis (ties go to the lower axis)
         let ext = hi - lo;
         let axis = if ext.x >= ext.y && ext.x >= ext.z {
@@ -128,7 +140,11 @@ impl Obb {
     /// A box given in a local frame (`frame_pos`, `frame_rot`).
     #[inline]
     pub fn placed(frame_pos: DVec3, frame_rot: &DMat3, center: DVec3, half: DVec3) -> Obb {
-        Obb { center: frame_pos + *frame_rot * center, rot: *frame_rot, half }
+        Obb {
+            center: frame_pos + *frame_rot * center,
+            rot: *frame_rot,
+            half,
+        }
     }
 
     fn infinite(&self) -> bool {
@@ -149,7 +165,14 @@ pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
         return true;
     }
     let d = b.center - a.center;
-    for axis in [a.rot.x_axis, a.rot.y_axis, a.rot.z_axis, b.rot.x_axis, b.rot.y_axis, b.rot.z_axis] {
+    for axis in [
+        a.rot.x_axis,
+        a.rot.y_axis,
+        a.rot.z_axis,
+        b.rot.x_axis,
+        b.rot.y_axis,
+        b.rot.z_axis,
+    ] {
         if d.dot(axis).abs() > a.radius(axis) + b.radius(axis) + margin {
             return false;
         }
@@ -202,7 +225,11 @@ mod tests {
     use super::*;
 
     fn unit_box(center: DVec3, rot: DMat3) -> Obb {
-        Obb { center, rot, half: DVec3::ONE }
+        Obb {
+            center,
+            rot,
+            half: DVec3::ONE,
+        }
     }
 
     #[test]

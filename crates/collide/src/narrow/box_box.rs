@@ -22,9 +22,11 @@
 //!      A quad clipped by four half-planes has at most 8 vertices.
 //!
 //! Conventions (see [`crate::narrow`]): world-frame shapes, `size` = half-extents, the normal
-//! points from box 1 to box 2 and is shared by all contacts of one call, `dist <= margin` is
-//! reported (`margin` = MuJoCo's `margin + gap`). Contacts come in MuJoCo's order. No
-//! allocation; no panics; finite input gives finite output.
+//! points from box 1 to box 2 and is shared by all contacts of one call, `margin` is MuJoCo's
+//! `margin + gap`. Face contacts are reported when `dist <= margin`; the edge–edge contact, as
+//! in MuJoCo, when `dist <= septol`, i.e. up to `1e-13·(sum of half-sizes)` beyond the margin.
+//! Contacts come in MuJoCo's order; at most `out.len()` are written. No allocation; no panics;
+//! finite input gives finite output.
 
 use super::{PreContact, Shape};
 use crate::math::MINVAL;
@@ -167,8 +169,7 @@ fn separating_axis(rel: &Relative, septol: f64) -> Option<Axis> {
     let mut best = -MAXVAL;
     let mut axis = None;
 
-    for i in 0..3 {
-        let ra = &rel.rot_abs[i];
+    for (i, ra) in rel.rot_abs.iter().enumerate() {
         let r2 = ra[0] * s2[0] + ra[1] * s2[1] + ra[2] * s2[2];
         let sep = rel.p21[i].abs() - s1[i] - r2;
         if sep > septol {
@@ -354,9 +355,9 @@ struct Poly {
 fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) {
     let mut d = [0.0; MAX_VERT];
     let mut inside = true;
-    for k in 0..poly.n {
-        d[k] = sign * poly.v[k][coord] - limit;
-        inside &= d[k] <= 0.0;
+    for (dk, v) in d.iter_mut().zip(&poly.v[..poly.n]) {
+        *dk = sign * v[coord] - limit;
+        inside &= *dk <= 0.0;
     }
     if inside {
         return;

@@ -165,9 +165,14 @@ pub fn sphere_cylinder(g1: &Shape, g2: &Shape, margin: f64, out: &mut [PreContac
             c
         })
     } else {
-        // rim: p_proj_sqr >= radius^2 > 0 here
-        let rim =
-            axis * (if x > 0.0 { half } else { -half }) + p_proj * (radius / p_proj_sqr.sqrt());
+        // rim: p_proj_sqr >= radius^2, which is positive for any valid cylinder; a zero
+        // radius (and centre on the axis) would divide 0 by 0, so drop the radial part then
+        let radial = if p_proj_sqr > 0.0 {
+            p_proj * (radius / p_proj_sqr.sqrt())
+        } else {
+            DVec3::ZERO
+        };
+        let rim = axis * (if x > 0.0 { half } else { -half }) + radial;
         sphere_sphere_raw(
             g1.pos,
             g1.mat.z_axis,
