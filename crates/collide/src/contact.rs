@@ -165,15 +165,28 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
 }
 
 /// The contact frame from a normal and an optional tangent (MuJoCo's `mju_makeFrame`):
-/// rows normal, tangent 1, tangent 2 = normal × tangent 1.
+/// rows normal, tangent 1, tangent 2 = normal × tangent 1. A normal already of unit length
+/// (within `MINVAL`) is kept as is, as MuJoCo's normalization does.
 pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
-    let n = normal.normalize_or_zero();
+    // unit normals (the common case) need no square root: |len² - 1| < 2e-15 ⇒ |len - 1| < MINVAL
+    let len2 = normal.length_squared();
+    let n = if (len2 - 1.0).abs() < 2.0 * MINVAL {
+        normal
+    } else {
+        let len = len2.sqrt();
+        if (len - 1.0).abs() < MINVAL || len < MINVAL {
+            normal
+        } else {
+            normal * (1.0 / len)
+        }
+    };
     let mut t = tangent;
     if t.length_squared() < 0.25 {
         t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
     }
     t -= n * n.dot(t);
-    let t = t.normalize_or_zero();
+    let tl = t.length();
+    let t = if tl < MINVAL { t } else { t * (1.0 / tl) };
     [n, t, n.cross(t)]
 }
 

@@ -58,7 +58,9 @@ pub fn spheres_may_touch(
     if rb2 == 0.0 {
         return m2.z_axis.dot(p1 - p2) <= rb1 + margin;
     }
-    (p1 - p2).length() <= rb1 + rb2 + margin
+    // squared, as MuJoCo compares (this decides exactly touching pairs)
+    let r = rb1 + rb2 + margin;
+    (p1 - p2).length_squared() <= r * r
 }
 
 /// Whether body pair signature `sig` is in the sorted `exclude_signature` list.

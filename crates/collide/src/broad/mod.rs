@@ -27,6 +27,9 @@ pub struct BroadPhase {
     boxes: Intervals,
     sap: SweepAndPrune,
     pairs: Vec<u32>,
+    /// Scratch of the counting sort of `pairs`.
+    scratch: Vec<u32>,
+    counts: Vec<u32>,
 }
 
 /// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
@@ -57,6 +60,33 @@ pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
     let (_, q) = eig3(&cov);
     let f = quat_to_mat(q);
     [f.x_axis, f.y_axis, f.z_axis]
+}
+
+/// Sorts body pair signatures `(b1 << 16) + b2` (both ids below `nbody`) with two stable
+/// counting passes, by `b2` then by `b1`: O(pairs + bodies), no comparisons.
+fn sort_signatures(pairs: &mut Vec<u32>, scratch: &mut Vec<u32>, counts: &mut Vec<u32>, nbody: usize) {
+    if pairs.len() < 64 {
+        pairs.sort_unstable();
+        return;
+    }
+    scratch.clear();
+    scratch.resize(pairs.len(), 0);
+    for shift in [0u32, 16] {
+        counts.clear();
+        counts.resize(nbody + 1, 0);
+        for &p in pairs.iter() {
+            counts[((p >> shift) & 0xFFFF) as usize + 1] += 1;
+        }
+        for b in 0..nbody {
+            counts[b + 1] += counts[b];
+        }
+        for &p in pairs.iter() {
+            let d = ((p >> shift) & 0xFFFF) as usize;
+            scratch[counts[d] as usize] = p;
+            counts[d] += 1;
+        }
+        std::mem::swap(pairs, scratch);
+    }
 }
 
 impl BroadPhase {
@@ -140,7 +170,7 @@ impl BroadPhase {
                 }
             }
         }
-        self.pairs.sort_unstable();
+        sort_signatures(&mut self.pairs, &mut self.scratch, &mut self.counts, m.nbody());
         self.pairs.dedup();
     }
 
@@ -153,5 +183,28 @@ impl BroadPhase {
     /// Collidable geoms (contype or conaffinity nonzero) of body `b`.
     pub fn body_geoms(&self, b: usize) -> &[usize] {
         &self.body_geoms[b]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_signatures;
+
+    #[test]
+    fn counting_sort_orders_signatures() {
+        let mut r = 0x9E37_79B9u32;
+        let mut pairs: Vec<u32> = (0..5000)
+            .map(|_| {
+                r ^= r << 13;
+                r ^= r >> 17;
+                r ^= r << 5;
+                let (a, b) = (r % 3000, (r >> 12) % 3000);
+                (a.min(b) << 16) + a.max(b)
+            })
+            .collect();
+        let mut expect = pairs.clone();
+        expect.sort_unstable();
+        sort_signatures(&mut pairs, &mut Vec::new(), &mut Vec::new(), 3000);
+        assert_eq!(pairs, expect);
     }
 }

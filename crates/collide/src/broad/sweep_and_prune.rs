@@ -48,17 +48,30 @@ struct Active {
     lo_z: f64,
     hi_z: f64,
     id: u32,
+    /// The strip holding the box's lower y bound.
+    strip: u32,
 }
 
 /// Reusable buffers of the sweep.
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
-    /// `(lower x bound, box index)`, sorted.
-    order: Vec<(f64, u32)>,
+    /// `(order-preserving key of the lower x bound, box index)`, sorted.
+    order: Vec<(u64, u32)>,
     /// Boxes of each strip, in x order: `strip_items[strip_start[s]..strip_start[s + 1]]`.
     strip_start: Vec<usize>,
     strip_items: Vec<u32>,
     active: Vec<Active>,
+}
+
+/// Maps an `f64` to a `u64` with the same order (IEEE total order), for integer sorting.
+#[inline]
+fn order_key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
 }
 
 /// Strips hold about this many boxes each (fewer strips for small scenes).
@@ -75,10 +88,8 @@ impl SweepAndPrune {
     pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
         let n = boxes.len();
         self.order.clear();
-        self.order
-            .extend((0..n).map(|i| (boxes.lo[0][i], i as u32)));
-        self.order
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.order.extend((0..n).map(|i| (order_key(boxes.lo[0][i]), i as u32)));
+        self.order.sort_unstable();
 
         // strips along y over the range of the boxes' lower y bounds
         let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -92,7 +103,9 @@ impl SweepAndPrune {
             if width.is_nan() || width <= 0.0 {
                 return 0;
             }
-            let s = ((y - ymin) / width).floor();
+            // truncation is the floor here: the quotient is >= 0 for every lower bound, and
+            // upper bounds only clamp further up
+            let s = (y - ymin) / width;
             if s >= nstrip as f64 {
                 nstrip - 1
             } else if s > 0.0 {
@@ -143,6 +156,7 @@ impl SweepAndPrune {
                     lo_z: boxes.lo[2][iu],
                     hi_z: boxes.hi[2][iu],
                     id: i,
+                    strip: strip_of(boxes.lo[1][iu]) as u32,
                 };
                 let mut k = 0;
                 while k < active.len() {
@@ -156,7 +170,8 @@ impl SweepAndPrune {
                         && cur.lo_y <= a.hi_y
                         && a.lo_z <= cur.hi_z
                         && cur.lo_z <= a.hi_z
-                        && strip_of(a.lo_y.max(cur.lo_y)) == s
+                        // the strip of the overlap's lower end (strips are monotonic in y)
+                        && a.strip.max(cur.strip) as usize == s
                     {
                         let j = a.id as usize;
                         emit(iu.min(j), iu.max(j));
@@ -227,6 +242,14 @@ mod tests {
         let expect = brute(&b);
         assert!(expect.len() > 1000);
         assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn order_key_preserves_order() {
+        let xs = [f64::NEG_INFINITY, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.0, 1e300, f64::INFINITY];
+        for w in xs.windows(2) {
+            assert!(order_key(w[0]) <= order_key(w[1]), "{} {}", w[0], w[1]);
+        }
     }
 
     #[test]
