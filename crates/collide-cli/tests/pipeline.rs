@@ -58,7 +58,9 @@ fn contact_count_eight_spheres_on_a_plane() {
         assert_eq!(x.geom[0], 0, "the plane comes first");
     }
     // a multi-geom body pair: contacts ordered by geom ids
-    assert!(c.windows(2).all(|w| (w[0].geom[0], w[0].geom[1]) <= (w[1].geom[0], w[1].geom[1])));
+    assert!(c
+        .windows(2)
+        .all(|w| (w[0].geom[0], w[0].geom[1]) <= (w[1].geom[0], w[1].geom[1])));
 }
 
 const PARENT_CHILD: &str = r#"<mujoco><option><flag filterparent="FLAG"/></option><worldbody>
@@ -71,7 +73,10 @@ fn filter_parent() {
     let on = model(&PARENT_CHILD.replace("FLAG", "enable"));
     assert!(contacts(&on).is_empty(), "parent and child do not collide");
     let off = model(&PARENT_CHILD.replace("FLAG", "disable"));
-    assert!(!contacts(&off).is_empty(), "with filterparent disabled they do");
+    assert!(
+        !contacts(&off).is_empty(),
+        "with filterparent disabled they do"
+    );
 }
 
 #[test]
@@ -81,7 +86,10 @@ fn exclude_removes_a_body_pair() {
       <body name="b" pos=".15 0 0"><freejoint/><geom size=".1"/></body>
     </worldbody>EXCLUDE</mujoco>"#;
     assert_eq!(contacts(&model(&xml.replace("EXCLUDE", ""))).len(), 1);
-    let excluded = xml.replace("EXCLUDE", r#"<contact><exclude body1="b" body2="a"/></contact>"#);
+    let excluded = xml.replace(
+        "EXCLUDE",
+        r#"<contact><exclude body1="b" body2="a"/></contact>"#,
+    );
     assert!(contacts(&model(&excluded)).is_empty());
 }
 
@@ -149,7 +157,10 @@ fn mocap_no_static_contacts() {
         </worldbody></mujoco>"#,
     );
     let c = contacts(&m);
-    assert!(c.iter().all(|c| c.geom != [0, 1]), "mocap vs plane filtered");
+    assert!(
+        c.iter().all(|c| c.geom != [0, 1]),
+        "mocap vs plane filtered"
+    );
     let m2 = model(
         r#"<mujoco><worldbody>
           <body mocap="true" pos="0 0 .05"><geom size=".1"/></body>

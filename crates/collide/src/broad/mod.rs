@@ -64,7 +64,12 @@ pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
 
 /// Sorts body pair signatures `(b1 << 16) + b2` (both ids below `nbody`) with two stable
 /// counting passes, by `b2` then by `b1`: O(pairs + bodies), no comparisons.
-fn sort_signatures(pairs: &mut Vec<u32>, scratch: &mut Vec<u32>, counts: &mut Vec<u32>, nbody: usize) {
+fn sort_signatures(
+    pairs: &mut Vec<u32>,
+    scratch: &mut Vec<u32>,
+    counts: &mut Vec<u32>,
+    nbody: usize,
+) {
     if pairs.len() < 64 {
         pairs.sort_unstable();
         return;
@@ -170,7 +175,12 @@ impl BroadPhase {
                 }
             }
         }
-        sort_signatures(&mut self.pairs, &mut self.scratch, &mut self.counts, m.nbody());
+        sort_signatures(
+            &mut self.pairs,
+            &mut self.scratch,
+            &mut self.counts,
+            m.nbody(),
+        );
         self.pairs.dedup();
     }
 

@@ -88,7 +88,8 @@ impl SweepAndPrune {
     pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
         let n = boxes.len();
         self.order.clear();
-        self.order.extend((0..n).map(|i| (order_key(boxes.lo[0][i]), i as u32)));
+        self.order
+            .extend((0..n).map(|i| (order_key(boxes.lo[0][i]), i as u32)));
         self.order.sort_unstable();
 
         // strips along y over the range of the boxes' lower y bounds
@@ -246,7 +247,17 @@ mod tests {
 
     #[test]
     fn order_key_preserves_order() {
-        let xs = [f64::NEG_INFINITY, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.0, 1e300, f64::INFINITY];
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -0.0,
+            0.0,
+            1e-300,
+            3.0,
+            1e300,
+            f64::INFINITY,
+        ];
         for w in xs.windows(2) {
             assert!(order_key(w[0]) <= order_key(w[1]), "{} {}", w[0], w[1]);
         }
