@@ -384,6 +384,7 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         boxsz,
         volume: total,
         inertia: eigval,
+        hull: None,
     })
 }
 

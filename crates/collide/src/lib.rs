@@ -26,4 +26,4 @@ pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
 pub use glam;
 pub use kinematics::{forward_kinematics, KinematicsError, Poses};
-pub use model::{GeomType, HField, JointType, Mesh, Model, Options, SameFrame};
+pub use model::{ConvexHull, GeomType, HField, JointType, Mesh, Model, Options, SameFrame};

@@ -245,6 +245,35 @@ pub struct Mesh {
     pub volume: f64,
     /// Principal moments of inertia per unit density, in decreasing order.
     pub inertia: DVec3,
+    /// Convex hull used for collisions (MuJoCo collides meshes as their hulls); `None` when the
+    /// mesh is not used by any collidable geom or pair.
+    pub hull: Option<ConvexHull>,
+}
+
+/// The convex hull of a mesh, in the mesh frame, with the data the convex narrow phase needs:
+/// hill-climbing adjacency, merged polygon faces for face clipping, and direction seeds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConvexHull {
+    /// Hull vertices (a subset of the mesh vertices; exactly representable as `f32`).
+    pub vert: Vec<DVec3>,
+    /// Index of each hull vertex in [`Mesh::vert`].
+    pub mesh_index: Vec<u32>,
+    /// Neighbours of hull vertex `i`: `adj[adj_start[i]..adj_start[i + 1]]` (hull indices).
+    pub adj_start: Vec<u32>,
+    /// Flattened neighbour lists.
+    pub adj: Vec<u32>,
+    /// Hull triangles (hull indices), counter-clockwise seen from outside.
+    pub face: Vec<[u32; 3]>,
+    /// Coplanar triangles merged into polygons: vertices (hull indices) of polygon `p` are
+    /// `poly_vert[poly_start[p]..poly_start[p + 1]]`, counter-clockwise seen from outside.
+    pub poly_start: Vec<u32>,
+    /// Flattened polygon vertex lists.
+    pub poly_vert: Vec<u32>,
+    /// Outward unit normal of each polygon.
+    pub poly_normal: Vec<DVec3>,
+    /// For each of the 27 directions `(cx, cy, cz)` in `{-1, 0, 1}³` (index `9(cx+1) + 3(cy+1)
+    /// + (cz+1)`), the hull vertex maximizing the dot product (MuJoCo's `mesh_extrema`).
+    pub extrema: [u32; 27],
 }
 
 /// A compiled height field over the geom's x–y plane.

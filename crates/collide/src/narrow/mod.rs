@@ -20,6 +20,7 @@ use crate::model::GeomType;
 pub mod box_box;
 pub mod capsule_box;
 pub mod capsule_capsule;
+pub mod convex;
 pub mod plane;
 pub mod sphere;
 pub mod sphere_box;
