@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use collide::{forward_kinematics, Collider, GeomType, Model, Poses};
+use collide::{forward_kinematics, BatchCollider, BatchPoses, Collider, GeomType, Model, Poses};
 use collide_cli::states::{parse_states, State};
 use collide_cli::{conformance, contact_json, poses_json, DEMO_XML};
 use serde_json::json;
@@ -54,6 +54,9 @@ enum Command {
         /// Passes over all states (0: as many as fit in about one second).
         #[arg(long, default_value_t = 0)]
         iters: usize,
+        /// Detect in this many worlds at once (world w takes state w mod nstates), in parallel.
+        #[arg(long, default_value_t = 1)]
+        worlds: usize,
     },
     /// Run the main job on the embedded demo scene (needs no files).
     Demo,
@@ -75,6 +78,13 @@ fn main() -> ExitCode {
             model,
             states,
             iters,
+            worlds,
+        } if worlds > 1 => bench_worlds(&model, states.as_deref(), iters, worlds),
+        Command::Bench {
+            model,
+            states,
+            iters,
+            ..
         } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
         Command::Conformance { dir } => conformance_report(&dir),
@@ -232,6 +242,46 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), S
         stats.unsupported as f64 / n
     );
     println!("collide_us_per_state: {us:.3}");
+    Ok(())
+}
+
+fn bench_worlds(
+    model_path: &Path,
+    states: Option<&Path>,
+    iters: usize,
+    nworld: usize,
+) -> Result<(), String> {
+    let model = load(model_path)?;
+    let states = read_states(&model, states)?;
+    let qpos: Vec<f64> = (0..nworld)
+        .flat_map(|w| states[w % states.len()].qpos.iter().copied())
+        .collect();
+    let mut poses = BatchPoses::new(&model, nworld);
+    poses.compute(&model, &qpos).map_err(|e| e.to_string())?;
+    let mut batch = BatchCollider::new(&model).map_err(|e| e.to_string())?;
+    let mut out = vec![Vec::new(); nworld];
+    let stats = batch.detect(&poses, &mut out);
+    let iters = if iters > 0 {
+        iters
+    } else {
+        let t = Instant::now();
+        batch.detect(&poses, &mut out);
+        ((1.0 / t.elapsed().as_secs_f64().max(1e-9)) as usize).clamp(1, 1_000_000)
+    };
+    let t = Instant::now();
+    for _ in 0..iters {
+        std::hint::black_box(batch.detect(std::hint::black_box(&poses), &mut out));
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let per = secs / (iters * nworld) as f64;
+    println!("model: {}", model_path.display());
+    println!(
+        "worlds: {nworld}  threads: {}  iterations: {iters}  contacts per world: {:.1}",
+        rayon::current_num_threads(),
+        stats.contacts as f64 / nworld as f64
+    );
+    println!("world_states_per_second: {:.0}", 1.0 / per);
+    println!("collide_us_per_state: {:.3}", per * 1e6);
     Ok(())
 }
 

@@ -49,7 +49,7 @@ fn check(nbody: usize, extent: f64, seed: u64) -> (usize, usize) {
     let mut poses = Poses::new(&model);
     forward_kinematics(&model, &model.qpos0, None, &mut poses).expect("kinematics");
     let mut broad = BroadPhase::new(&model);
-    broad.run(&model, &poses);
+    broad.run(&model, &poses.view());
     let found: HashSet<u32> = broad.pairs().iter().copied().collect();
     assert_eq!(found.len(), broad.pairs().len(), "pairs are unique");
     assert!(

@@ -8,7 +8,7 @@ use thiserror::Error;
 use crate::broad::BroadPhase;
 use crate::contact::{make_contact, pair_margin_gap, pair_params, Contact};
 use crate::filter::{bodies_can_collide, excluded, geoms_can_collide, spheres_may_touch};
-use crate::kinematics::Poses;
+use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, GeomType, Model};
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
@@ -36,6 +36,15 @@ pub struct Stats {
     /// Geom pairs that need the general convex collider, which is not implemented yet: they are
     /// counted here (and listed by [`Collider::unsupported_pairs`]), not silently dropped.
     pub unsupported: usize,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.body_pairs += o.body_pairs;
+        self.geom_pairs += o.geom_pairs;
+        self.contacts += o.contacts;
+        self.unsupported += o.unsupported;
+    }
 }
 
 /// Collision detection for one model. Build once, then call [`Collider::detect`] with world
@@ -90,6 +99,11 @@ impl<'m> Collider<'m> {
 
     /// Detects all contacts at `poses`, replacing the contents of `out`, in MuJoCo's order.
     pub fn detect(&mut self, poses: &Poses, out: &mut Vec<Contact>) -> Stats {
+        self.detect_view(&poses.view(), out)
+    }
+
+    /// [`Collider::detect`] on borrowed poses (e.g. one world of a batch).
+    pub fn detect_view(&mut self, poses: &PoseView, out: &mut Vec<Contact>) -> Stats {
         out.clear();
         self.unsupported.clear();
         let m = self.model;
@@ -172,7 +186,7 @@ impl<'m> Collider<'m> {
     }
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes.
-    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &Poses) -> bool {
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> bool {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, None);
         let (p1, r1, p2, r2) = (
@@ -209,7 +223,7 @@ impl<'m> Collider<'m> {
         &mut self,
         g1: usize,
         g2: usize,
-        poses: &Poses,
+        poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
@@ -231,7 +245,7 @@ impl<'m> Collider<'m> {
     fn collide_explicit(
         &mut self,
         p: usize,
-        poses: &Poses,
+        poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
@@ -245,7 +259,7 @@ impl<'m> Collider<'m> {
         g1: usize,
         g2: usize,
         pair: Option<usize>,
-        poses: &Poses,
+        poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {

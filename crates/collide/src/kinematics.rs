@@ -57,7 +57,31 @@ pub struct Poses {
     pub geom_xmat: Vec<DMat3>,
 }
 
+/// Borrowed world poses of one world: what the collision pipeline reads. Obtained from
+/// [`Poses::view`] or [`crate::batch::BatchPoses::world`].
+#[derive(Clone, Copy, Debug)]
+pub struct PoseView<'a> {
+    /// Inertial frame positions.
+    pub xipos: &'a [DVec3],
+    /// Inertial frame orientations.
+    pub ximat: &'a [DMat3],
+    /// Geom positions.
+    pub geom_xpos: &'a [DVec3],
+    /// Geom orientations.
+    pub geom_xmat: &'a [DMat3],
+}
+
 impl Poses {
+    /// The poses the collision pipeline reads.
+    pub fn view(&self) -> PoseView<'_> {
+        PoseView {
+            xipos: &self.xipos,
+            ximat: &self.ximat,
+            geom_xpos: &self.geom_xpos,
+            geom_xmat: &self.geom_xmat,
+        }
+    }
+
     /// Buffers sized for `model`.
     pub fn new(model: &Model) -> Poses {
         let nb = model.nbody();

@@ -8,10 +8,12 @@
 //! - [`narrow`]: the type-pair dispatch table and one file per pair family;
 //! - [`filter`], [`contact`]: MuJoCo's pair filters, parameter mixing and contact frames;
 //! - [`collider`]: the driver tying them together ([`Collider`]);
+//! - [`batch`]: many worlds at once, in parallel ([`BatchCollider`]);
 //! - [`math`]: quaternion and matrix helpers in MuJoCo's conventions.
 //!
 //! All quantities are `f64` (MuJoCo's `mjtNum`).
 
+pub mod batch;
 pub mod broad;
 pub mod collider;
 pub mod contact;
@@ -22,8 +24,9 @@ pub mod mid;
 pub mod model;
 pub mod narrow;
 
+pub use batch::{BatchCollider, BatchPoses};
 pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
 pub use glam;
-pub use kinematics::{forward_kinematics, KinematicsError, Poses};
+pub use kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
 pub use model::{ConvexHull, GeomType, HField, JointType, Mesh, Model, Options, SameFrame};

@@ -8,7 +8,7 @@ pub mod sweep_and_prune;
 use glam::{DMat3, DVec3};
 
 use crate::filter::{bodies_can_collide, body_pair_allowed, signature};
-use crate::kinematics::Poses;
+use crate::kinematics::PoseView;
 use crate::math::{eig3, quat_to_mat};
 use crate::model::{enable, GeomType, Model};
 use sweep_and_prune::{Intervals, SweepAndPrune};
@@ -36,7 +36,7 @@ pub struct BroadPhase {
 /// so that the sweep runs along the direction that separates bodies best. (MuJoCo sweeps along
 /// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition; any orthonormal frame gives
 /// the same pairs, the principal one just prunes more.)
-pub fn principal_axes(m: &Model, poses: &Poses) -> [DVec3; 3] {
+pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     let mut n = 0usize;
     let mut cen = DVec3::ZERO;
     for g in 0..m.ngeom() {
@@ -127,7 +127,7 @@ impl BroadPhase {
     }
 
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
-    pub fn run(&mut self, m: &Model, poses: &Poses) {
+    pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
         let axes = principal_axes(m, poses);
         let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;

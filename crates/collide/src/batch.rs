@@ -1,0 +1,150 @@
+//! Many worlds of one model at once: world poses for all worlds in one struct-of-arrays
+//! buffer, forward kinematics and collision detection over all worlds in parallel (`rayon`).
+//!
+//! Results are deterministic: each world is computed by exactly one worker, with the same
+//! sequential algorithm as [`Collider::detect`], so the output is bit-identical for any number
+//! of threads.
+
+use glam::{DMat3, DQuat, DVec3};
+use rayon::prelude::*;
+
+use crate::collider::{Collider, ColliderError, Stats};
+use crate::contact::Contact;
+use crate::kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
+use crate::model::Model;
+
+/// World poses of `nworld` worlds, struct-of-arrays: world `w`'s geom `g` is at index
+/// `w * ngeom + g` (bodies likewise).
+#[derive(Clone, Debug, Default)]
+pub struct BatchPoses {
+    nworld: usize,
+    nbody: usize,
+    ngeom: usize,
+    /// Inertial frame positions of all worlds.
+    pub xipos: Vec<DVec3>,
+    /// Inertial frame orientations of all worlds.
+    pub ximat: Vec<DMat3>,
+    /// Geom positions of all worlds.
+    pub geom_xpos: Vec<DVec3>,
+    /// Geom orientations of all worlds.
+    pub geom_xmat: Vec<DMat3>,
+}
+
+impl BatchPoses {
+    /// Buffers for `nworld` worlds of `model`.
+    pub fn new(model: &Model, nworld: usize) -> BatchPoses {
+        let (nb, ng) = (model.nbody(), model.ngeom());
+        BatchPoses {
+            nworld,
+            nbody: nb,
+            ngeom: ng,
+            xipos: vec![DVec3::ZERO; nworld * nb],
+            ximat: vec![DMat3::IDENTITY; nworld * nb],
+            geom_xpos: vec![DVec3::ZERO; nworld * ng],
+            geom_xmat: vec![DMat3::IDENTITY; nworld * ng],
+        }
+    }
+
+    /// Number of worlds.
+    pub fn nworld(&self) -> usize {
+        self.nworld
+    }
+
+    /// The poses of world `w`.
+    pub fn world(&self, w: usize) -> PoseView<'_> {
+        let (b, g) = (
+            w * self.nbody..(w + 1) * self.nbody,
+            w * self.ngeom..(w + 1) * self.ngeom,
+        );
+        PoseView {
+            xipos: &self.xipos[b.clone()],
+            ximat: &self.ximat[b],
+            geom_xpos: &self.geom_xpos[g.clone()],
+            geom_xmat: &self.geom_xmat[g],
+        }
+    }
+
+    /// Forward kinematics of every world from `qpos` (`nworld * nq` values, world after world),
+    /// in parallel; mocap bodies at their model poses.
+    pub fn compute(&mut self, model: &Model, qpos: &[f64]) -> Result<(), KinematicsError> {
+        let nq = model.nq();
+        if qpos.len() != self.nworld * nq {
+            return Err(KinematicsError::QposLength {
+                got: qpos.len(),
+                expected: self.nworld * nq,
+            });
+        }
+        let (nb, ng) = (self.nbody, self.ngeom);
+        let chunks = self
+            .xipos
+            .par_chunks_mut(nb.max(1))
+            .zip(self.ximat.par_chunks_mut(nb.max(1)))
+            .zip(
+                self.geom_xpos
+                    .par_chunks_mut(ng.max(1))
+                    .zip(self.geom_xmat.par_chunks_mut(ng.max(1))),
+            )
+            .zip(qpos.par_chunks(nq.max(1)));
+        chunks.try_for_each_init(
+            || Poses::new(model),
+            |poses, (((xipos, ximat), (gpos, gmat)), q)| {
+                forward_kinematics(model, q, None::<(&[DVec3], &[DQuat])>, poses)?;
+                xipos.copy_from_slice(&poses.xipos);
+                ximat.copy_from_slice(&poses.ximat);
+                gpos.copy_from_slice(&poses.geom_xpos);
+                gmat.copy_from_slice(&poses.geom_xmat);
+                Ok(())
+            },
+        )
+    }
+}
+
+/// Collision detection over many worlds with one reusable [`Collider`] per worker.
+pub struct BatchCollider<'m> {
+    workers: Vec<Collider<'m>>,
+}
+
+impl<'m> BatchCollider<'m> {
+    /// One collider per thread of the current rayon pool.
+    pub fn new(model: &'m Model) -> Result<BatchCollider<'m>, ColliderError> {
+        BatchCollider::with_workers(model, rayon::current_num_threads())
+    }
+
+    /// `nworker` colliders (at least one).
+    pub fn with_workers(
+        model: &'m Model,
+        nworker: usize,
+    ) -> Result<BatchCollider<'m>, ColliderError> {
+        let workers = (0..nworker.max(1))
+            .map(|_| Collider::new(model))
+            .collect::<Result<_, _>>()?;
+        Ok(BatchCollider { workers })
+    }
+
+    /// Detects the contacts of every world; `out` must hold one buffer per world (reused across
+    /// calls, so the steady state does not allocate). Returns the summed counts.
+    pub fn detect(&mut self, poses: &BatchPoses, out: &mut [Vec<Contact>]) -> Stats {
+        let n = poses.nworld().min(out.len());
+        if n == 0 {
+            return Stats::default();
+        }
+        let chunk = n.div_ceil(self.workers.len());
+        let out = &mut out[..n];
+        let stats: Vec<Stats> = out
+            .par_chunks_mut(chunk)
+            .zip(self.workers.par_iter_mut())
+            .enumerate()
+            .map(|(c, (outs, collider))| {
+                let mut total = Stats::default();
+                for (k, o) in outs.iter_mut().enumerate() {
+                    total += collider.detect_view(&poses.world(c * chunk + k), o);
+                }
+                total
+            })
+            .collect();
+        stats.into_iter().fold(Stats::default(), |mut a, s| {
+            a += s;
+            a
+        })
+    }
+}
