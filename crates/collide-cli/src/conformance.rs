@@ -84,8 +84,10 @@ pub struct ContactReport {
     pub param_mismatch: usize,
     /// States whose analytic contacts come in a different order than MuJoCo's.
     pub order_mismatch: usize,
-    /// Colliding pairs (pair × state) that need the convex collider (not compared yet).
+    /// Colliding pairs (pair × state) that need the convex collider.
     pub convex_pairs: usize,
+    /// Those convex pairs compared with solver tolerances.
+    pub convex: ConvexReport,
     /// First few differences, for the report.
     pub examples: Vec<String>,
 }
@@ -140,7 +142,7 @@ fn compare_contacts(
     }
     let mut us: BTreeMap<(usize, usize), Vec<&Contact>> = BTreeMap::new();
     let mut us_order = Vec::new();
-    for c in ours {
+    for c in ours.iter().filter(|c| analytic(c.geom[0], c.geom[1])) {
         us.entry(key(c.geom[0], c.geom[1])).or_default().push(c);
         us_order.push(key(c.geom[0], c.geom[1]));
     }
@@ -234,6 +236,125 @@ fn compare_contacts(
             ));
         }
     }
+    compare_convex(m, ours, theirs, &mut r.convex);
+}
+
+/// Tolerance for "within touching" exceptions of the convex criteria.
+pub const TOUCH_TOL: f64 = 1e-6;
+
+/// Convex pairs (those MuJoCo sends to its general convex collider) compared with the
+/// criteria of a solver tolerance rather than exactly.
+#[derive(Clone, Debug, Default)]
+pub struct ConvexReport {
+    /// Colliding convex pairs (pair × state) in MuJoCo's output.
+    pub pairs: usize,
+    /// Of those, found by us.
+    pub found: usize,
+    /// Missing pairs whose MuJoCo distance is within `TOUCH_TOL` of the detection threshold.
+    pub missing_touching: usize,
+    /// Pairs we report that MuJoCo does not (beyond the touching exception).
+    pub extra: usize,
+    /// Pairs found by both with equal contact counts.
+    pub count_equal: usize,
+    /// Worst difference of the deepest `dist`.
+    pub max_dist_err: f64,
+    /// Worst angle between the deepest contacts' normals.
+    pub max_normal_err: f64,
+}
+
+impl ConvexReport {
+    /// Issue-4 criteria: at least 99.5% found, at most 0.5% extra, deepest dist within 1e-6,
+    /// normal within 1e-3 rad, equal counts on at least 90% of pairs. True without convex pairs.
+    pub fn passed(&self) -> bool {
+        let n = self.pairs.saturating_sub(self.missing_touching).max(1) as f64;
+        self.pairs == 0
+            || (self.found as f64 >= 0.995 * n
+                && self.extra as f64 <= 0.005 * n
+                && self.max_dist_err <= 1e-6
+                && self.max_normal_err <= 1e-3
+                && self.count_equal as f64 >= 0.9 * self.found.max(1) as f64)
+    }
+}
+
+/// Per pair: contact count, deepest `dist` and that contact's normal.
+type PairSummary = BTreeMap<(usize, usize), (usize, f64, V3)>;
+
+fn summarize(entries: impl Iterator<Item = ((usize, usize), f64, V3)>) -> PairSummary {
+    let mut map = PairSummary::new();
+    for (k, d, n) in entries {
+        let e = map.entry(k).or_insert((0, f64::INFINITY, V3::ZERO));
+        e.0 += 1;
+        if d < e.1 {
+            e.1 = d;
+            e.2 = n;
+        }
+    }
+    map
+}
+
+fn compare_convex(m: &Model, ours: &[Contact], theirs: &[Value], r: &mut ConvexReport) {
+    let convex = |g1: usize, g2: usize| {
+        g1 < m.ngeom() && g2 < m.ngeom() && !is_analytic(m.geom_type[g1], m.geom_type[g2])
+    };
+    let threshold = |(g1, g2): (usize, usize)| {
+        let (margin, gap) = collide::contact::pair_margin_gap(m, g1, g2, None);
+        margin + gap
+    };
+    let mj = summarize(theirs.iter().filter_map(|c| {
+        let g1 = c.get("geom1")?.as_u64()? as usize;
+        let g2 = c.get("geom2")?.as_u64()? as usize;
+        let n = c.get("normal").map(f64s).filter(|n| n.len() == 3)?;
+        let d = c.get("dist")?.as_f64()?;
+        convex(g1, g2).then_some(((g1, g2), d, V3::new(n[0], n[1], n[2])))
+    }));
+    let us = summarize(
+        ours.iter()
+            .filter(|c| convex(c.geom[0], c.geom[1]))
+            .map(|c| ((c.geom[0], c.geom[1]), c.dist, c.normal())),
+    );
+    for (&k, &(n, d, normal)) in &mj {
+        r.pairs += 1;
+        match us.get(&k) {
+            None if d > threshold(k) - TOUCH_TOL => r.missing_touching += 1,
+            None => {}
+            Some(&(n2, d2, normal2)) => {
+                r.found += 1;
+                r.count_equal += usize::from(n == n2);
+                r.max_dist_err = r.max_dist_err.max((d - d2).abs());
+                r.max_normal_err = r.max_normal_err.max(angle(normal, normal2));
+            }
+        }
+    }
+    for (&k, &(_, d, _)) in &us {
+        if !mj.contains_key(&k) && d <= threshold(k) - TOUCH_TOL {
+            r.extra += 1;
+        }
+    }
+}
+
+/// A fixed-width table of the convex-pair comparison (issue-4 criteria).
+pub fn format_convex_table(reports: &[ModelReport]) -> String {
+    let mut s = format!(
+        "{:<40} {:>6} {:>8} {:>6} {:>6} {:>8} {:>9} {:>9}  {}\n",
+        "model", "pairs", "found %", "touch", "extra", "count %", "dist err", "nrm err", "status"
+    );
+    for r in reports.iter().filter(|r| r.contacts.convex.pairs > 0) {
+        let c = &r.contacts.convex;
+        let n = c.pairs.saturating_sub(c.missing_touching).max(1) as f64;
+        s.push_str(&format!(
+            "{:<40} {:>6} {:>8.2} {:>6} {:>6} {:>8.1} {:>9.1e} {:>9.1e}  {}\n",
+            r.name,
+            c.pairs,
+            100.0 * c.found as f64 / n,
+            c.missing_touching,
+            c.extra,
+            100.0 * c.count_equal as f64 / c.found.max(1) as f64,
+            c.max_dist_err,
+            c.max_normal_err,
+            if c.passed() { "ok" } else { "FAIL" }
+        ));
+    }
+    s
 }
 
 impl ModelReport {

@@ -349,6 +349,8 @@ fn conformance_report(dir: &Path) -> Result<(), String> {
     print!("{}", conformance::format_table(&reports));
     println!("\n== analytic contacts");
     print!("{}", conformance::format_contact_table(&reports));
+    println!("\n== convex pairs (criteria: found >= 99.5%, extra <= 0.5%, dist 1e-6, normal 1e-3 rad, counts >= 90%)");
+    print!("{}", conformance::format_convex_table(&reports));
     if reports.iter().all(|r| r.passed() && r.contacts.passed()) {
         Ok(())
     } else {
