@@ -26,6 +26,9 @@ pub struct BroadPhase {
     body_geoms: Vec<Vec<usize>>,
     boxes: Intervals,
     sap: SweepAndPrune,
+    /// Sweep frame of the previous call, kept while the principal axis stays within ~8° so
+    /// that the sweep order stays nearly sorted between calls (warm start).
+    axes: Option<[DVec3; 3]>,
     pairs: Vec<u32>,
     /// Scratch of the counting sort of `pairs`.
     scratch: Vec<u32>,
@@ -129,7 +132,12 @@ impl BroadPhase {
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
     pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
-        let axes = principal_axes(m, poses);
+        let fresh = principal_axes(m, poses);
+        let axes = match self.axes {
+            Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
+            _ => fresh,
+        };
+        self.axes = Some(axes);
         let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
 
         self.boxes.clear();

@@ -63,6 +63,26 @@ pub struct SweepAndPrune {
     active: Vec<Active>,
 }
 
+/// Insertion sort that gives up (returning `false`, the slice partly sorted) after `budget`
+/// element moves; `true` when the slice is sorted.
+fn insertion_sort_within<T: Ord + Copy>(v: &mut [T], budget: usize) -> bool {
+    let mut moves = 0;
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+            moves += 1;
+        }
+        v[j] = x;
+        if moves > budget {
+            return false;
+        }
+    }
+    true
+}
+
 /// Maps an `f64` to a `u64` with the same order (IEEE total order), for integer sorting.
 #[inline]
 fn order_key(x: f64) -> u64 {
@@ -81,16 +101,29 @@ impl SweepAndPrune {
     /// Calls `emit(i, j)` (with `i < j`) for every pair of boxes whose closed intervals overlap
     /// on all three axes, exactly once. Touching boxes count as overlapping.
     ///
-    /// The boxes are sorted by their lower x bound once. Space is cut into strips along y; each
-    /// strip is swept along x with an active list of the boxes whose x interval still reaches
-    /// the current one, and a pair is reported only by the strip that holds the lower end of
-    /// its y overlap, so crowds spread over a plane do not make every active list long.
+    /// The boxes are sorted by their lower x bound. The order is kept between calls: when the
+    /// same boxes come back (same count), their new keys are written into the previous order
+    /// and it is repaired by insertion sort, which costs O(n) when the boxes moved little
+    /// (warm start); past a swap budget it falls back to a full sort. Space is cut into strips
+    /// along y; each strip is swept along x with an active list of the boxes whose x interval
+    /// still reaches the current one, and a pair is reported only by the strip that holds the
+    /// lower end of its y overlap, so crowds spread over a plane do not make every active list
+    /// long.
     pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
         let n = boxes.len();
-        self.order.clear();
-        self.order
-            .extend((0..n).map(|i| (order_key(boxes.lo[0][i]), i as u32)));
-        self.order.sort_unstable();
+        if self.order.len() == n {
+            for e in &mut self.order {
+                e.0 = order_key(boxes.lo[0][e.1 as usize]);
+            }
+            if !insertion_sort_within(&mut self.order, 8 * n + 64) {
+                self.order.sort_unstable();
+            }
+        } else {
+            self.order.clear();
+            self.order
+                .extend((0..n).map(|i| (order_key(boxes.lo[0][i]), i as u32)));
+            self.order.sort_unstable();
+        }
 
         // strips along y over the range of the boxes' lower y bounds
         let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -243,6 +276,49 @@ mod tests {
         let expect = brute(&b);
         assert!(expect.len() > 1000);
         assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn warm_start_gives_the_pairs_of_a_cold_sweep() {
+        // a sequence of small random motions, then a big reshuffle (the fallback)
+        let mut r = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = move || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut centres: Vec<[f64; 3]> = (0..800)
+            .map(|_| [next() * 20.0, next() * 20.0, next()])
+            .collect();
+        let mut warm = SweepAndPrune::default();
+        for step in 0..12 {
+            let jump = if step == 8 { 10.0 } else { 0.05 };
+            for c in &mut centres {
+                c[0] += (next() - 0.5) * jump;
+                c[1] += (next() - 0.5) * jump;
+            }
+            let mut b = Intervals::default();
+            for c in &centres {
+                b.push(
+                    [c[0] - 0.3, c[1] - 0.3, c[2] - 0.3],
+                    [c[0] + 0.3, c[1] + 0.3, c[2] + 0.3],
+                );
+            }
+            let mut got = Vec::new();
+            warm.overlapping_pairs(&b, |i, j| got.push((i, j)));
+            got.sort_unstable();
+            assert_eq!(got, brute(&b), "step {step}");
+        }
+    }
+
+    #[test]
+    fn insertion_sort_gives_up_past_its_budget() {
+        let mut v: Vec<u32> = (0..100).rev().collect();
+        assert!(!insertion_sort_within(&mut v, 50));
+        let mut w = vec![1, 0, 2, 4, 3];
+        assert!(insertion_sort_within(&mut w, 10));
+        assert_eq!(w, vec![0, 1, 2, 3, 4]);
     }
 
     #[test]
