@@ -213,3 +213,47 @@ fn touching_spheres_give_one_contact_at_distance_zero() {
     assert_eq!(c[0].dist, 0.0);
     assert!(c[0].exclude, "dist >= includemargin (0) is in the gap");
 }
+
+#[test]
+fn sleeping_bodies_skip_each_other_and_static_geometry() {
+    // a stack of three boxes on the floor plus a ball dropped on the top box
+    let m = model(
+        r#"<mujoco><worldbody>
+          <geom type="plane" size="2 2 .1"/>
+          <body pos="0 0 .099"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+          <body pos="0 0 .298"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+          <body pos="0 0 .497"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+          <body pos="0 0 .646"><freejoint/><geom size=".05"/></body>
+        </worldbody></mujoco>"#,
+    );
+    let mut poses = Poses::new(&m);
+    forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("kinematics");
+    let mut c = Collider::new(&m).expect("collider");
+    let mut all = Vec::new();
+    c.detect(&poses, &mut all);
+    let pairs = |v: &[Contact]| {
+        let mut p: Vec<_> = v.iter().map(|c| c.geom).collect();
+        p.dedup();
+        p
+    };
+    assert_eq!(
+        pairs(&all),
+        vec![[0, 1], [1, 2], [2, 3], [4, 3]],
+        "floor-box, box-box ×2, ball-box"
+    );
+
+    // the three boxes fall asleep: only the awake ball still touches the top box
+    c.set_asleep(&[false, true, true, true, false]);
+    let mut some = Vec::new();
+    c.detect(&poses, &mut some);
+    assert_eq!(pairs(&some), vec![[4, 3]]);
+    let ball: Vec<_> = all.iter().filter(|x| x.geom == [4, 3]).collect();
+    assert_eq!(some.len(), ball.len());
+    assert_eq!(some[0], *ball[0], "the surviving contact is unchanged");
+
+    // waking everyone restores the full set, in order
+    c.set_asleep(&[]);
+    let mut again = Vec::new();
+    c.detect(&poses, &mut again);
+    assert_eq!(again, all);
+}

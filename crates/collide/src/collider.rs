@@ -92,6 +92,14 @@ impl<'m> Collider<'m> {
         &self.bvh
     }
 
+    /// Marks bodies asleep (one flag per body; an empty slice wakes all), MuJoCo's sleeping
+    /// semantics: two sleeping bodies, or a sleeping body and static geometry, are not
+    /// collided; a sleeping body still collides with awake and mocap bodies. Sleeping bodies
+    /// keep their broad-phase boxes and are never swept against each other.
+    pub fn set_asleep(&mut self, asleep: &[bool]) {
+        self.broad.set_asleep(self.model, asleep);
+    }
+
     /// Geom pairs of the last call that need the convex collider (not implemented yet).
     pub fn unsupported_pairs(&self) -> &[(usize, usize)] {
         &self.unsupported
@@ -241,7 +249,8 @@ impl<'m> Collider<'m> {
         self.narrow(g1, g2, None, poses, out, stats);
     }
 
-    /// An explicit `<pair>`: its own parameters, no bitmask.
+    /// An explicit `<pair>`: its own parameters, no bitmask; skipped when a body sleeps and
+    /// neither is awake and dynamic.
     fn collide_explicit(
         &mut self,
         p: usize,
@@ -250,6 +259,15 @@ impl<'m> Collider<'m> {
         stats: &mut Stats,
     ) {
         let m = self.model;
+        let (b1, b2) = (
+            m.geom_bodyid[m.pair_geom1[p]],
+            m.geom_bodyid[m.pair_geom2[p]],
+        );
+        let (s1, s2) = (self.broad.is_asleep(b1), self.broad.is_asleep(b2));
+        let idle = |s: bool, b: usize| s || m.body_weldid[b] == 0;
+        if (s1 || s2) && idle(s1, b1) && idle(s2, b2) {
+            return;
+        }
         self.narrow(m.pair_geom1[p], m.pair_geom2[p], Some(p), poses, out, stats);
     }
 

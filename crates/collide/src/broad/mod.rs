@@ -26,9 +26,15 @@ pub struct BroadPhase {
     body_geoms: Vec<Vec<usize>>,
     boxes: Intervals,
     sap: SweepAndPrune,
+    /// Per body: marked asleep by the caller (see [`BroadPhase::set_asleep`]).
+    asleep: Vec<bool>,
+    /// Per swept box: asleep (its box is kept from an earlier call, not recomputed).
+    box_asleep: Vec<bool>,
     /// Sweep frame of the previous call, kept while the principal axis stays within ~8° so
     /// that the sweep order stays nearly sorted between calls (warm start).
     axes: Option<[DVec3; 3]>,
+    /// Whether this call kept the previous sweep frame.
+    axes_kept: bool,
     pairs: Vec<u32>,
     /// Scratch of the counting sort of `pairs`.
     scratch: Vec<u32>,
@@ -137,11 +143,20 @@ impl BroadPhase {
             Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
             _ => fresh,
         };
+        self.axes_kept = self.axes == Some(axes);
         self.axes = Some(axes);
         let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
 
-        self.boxes.clear();
-        for &b in &self.swept {
+        // boxes of sleeping bodies are kept unless the sweep frame changed
+        let reuse =
+            self.axes == Some(axes) && self.boxes.len() == self.swept.len() && self.axes_kept;
+        self.box_asleep.clear();
+        for (k, &b) in self.swept.iter().enumerate() {
+            let asleep = self.asleep.get(b).copied().unwrap_or(false);
+            self.box_asleep.push(asleep);
+            if asleep && reuse {
+                continue;
+            }
             let mut lo = [f64::INFINITY; 3];
             let mut hi = [f64::NEG_INFINITY; 3];
             for &g in &self.body_geoms[b] {
@@ -165,20 +180,45 @@ impl BroadPhase {
                     hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
                 }
             }
-            self.boxes.push(lo, hi);
+            if reuse {
+                self.boxes.set(k, lo, hi);
+            } else {
+                if k == 0 {
+                    self.boxes.clear();
+                }
+                self.boxes.push(lo, hi);
+            }
+        }
+        if self.swept.is_empty() {
+            self.boxes.clear();
         }
 
         let swept = &self.swept;
         let pairs = &mut self.pairs;
-        self.sap.overlapping_pairs(&self.boxes, |i, j| {
-            let (b1, b2) = (swept[i], swept[j]);
-            if body_pair_allowed(m, b1, b2) && bodies_can_collide(m, b1, b2) {
-                pairs.push(signature(b1, b2));
-            }
-        });
+        let asleep = &self.asleep;
+        let sleeping = |b: usize| asleep.get(b).copied().unwrap_or(false);
+        let sleep_skip = |b1: usize, b2: usize| {
+            (sleeping(b1) && m.body_weldid[b2] == 0) || (sleeping(b2) && m.body_weldid[b1] == 0)
+        };
+        self.sap
+            .overlapping_pairs(&self.boxes, &self.box_asleep, |i, j| {
+                let (b1, b2) = (swept[i], swept[j]);
+                if !sleep_skip(b1, b2)
+                    && body_pair_allowed(m, b1, b2)
+                    && bodies_can_collide(m, b1, b2)
+                {
+                    pairs.push(signature(b1, b2));
+                }
+            });
         for &a in &self.always {
             for &b in &self.collidable {
-                if a != b && body_pair_allowed(m, a, b) && bodies_can_collide(m, a, b) {
+                let both = sleeping(a) && sleeping(b);
+                if a != b
+                    && !both
+                    && !sleep_skip(a, b)
+                    && body_pair_allowed(m, a, b)
+                    && bodies_can_collide(m, a, b)
+                {
                     pairs.push(signature(a, b));
                 }
             }
@@ -196,6 +236,30 @@ impl BroadPhase {
     /// passed the body-pair filter and the body-level bitmask.
     pub fn pairs(&self) -> &[u32] {
         &self.pairs
+    }
+
+    /// Marks bodies asleep (`asleep[b]`, one flag per body; an empty slice wakes all). Mocap
+    /// bodies and static bodies (world weld group) are never asleep. A sleeping body keeps the
+    /// box it had when it fell asleep, and pairs of two sleeping bodies are never tested.
+    pub fn set_asleep(&mut self, m: &Model, asleep: &[bool]) {
+        self.asleep.clear();
+        self.asleep.resize(m.nbody(), false);
+        for (b, &s) in asleep.iter().enumerate().take(m.nbody()) {
+            let w = m.body_weldid[b];
+            self.asleep[b] = s && w != 0 && m.body_mocapid[w].is_none();
+        }
+    }
+
+    /// Whether body `b` is asleep.
+    pub fn is_asleep(&self, b: usize) -> bool {
+        self.asleep.get(b).copied().unwrap_or(false)
+    }
+
+    /// MuJoCo's sleep filter: skip two sleeping bodies, and a sleeping body against static
+    /// geometry (weld group 0); a sleeping body still pairs with awake and mocap bodies.
+    pub fn sleep_filtered(&self, m: &Model, b1: usize, b2: usize) -> bool {
+        let (s1, s2) = (self.is_asleep(b1), self.is_asleep(b2));
+        (s1 && s2) || (s1 && m.body_weldid[b2] == 0) || (s2 && m.body_weldid[b1] == 0)
     }
 
     /// Collidable geoms (contype or conaffinity nonzero) of body `b`.

@@ -19,6 +19,14 @@ impl Intervals {
         }
     }
 
+    /// Overwrites box `i`.
+    pub fn set(&mut self, i: usize, lo: [f64; 3], hi: [f64; 3]) {
+        for a in 0..3 {
+            self.lo[a][i] = lo[a];
+            self.hi[a][i] = hi[a];
+        }
+    }
+
     /// Appends a box.
     pub fn push(&mut self, lo: [f64; 3], hi: [f64; 3]) {
         for a in 0..3 {
@@ -50,6 +58,8 @@ struct Active {
     id: u32,
     /// The strip holding the box's lower y bound.
     strip: u32,
+    /// The box belongs to a sleeping body.
+    asleep: bool,
 }
 
 /// Reusable buffers of the sweep.
@@ -109,7 +119,15 @@ impl SweepAndPrune {
     /// still reaches the current one, and a pair is reported only by the strip that holds the
     /// lower end of its y overlap, so crowds spread over a plane do not make every active list
     /// long.
-    pub fn overlapping_pairs(&mut self, boxes: &Intervals, mut emit: impl FnMut(usize, usize)) {
+    ///
+    /// Boxes flagged in `asleep` (indexed like the boxes; may be empty) are never tested against
+    /// each other.
+    pub fn overlapping_pairs(
+        &mut self,
+        boxes: &Intervals,
+        asleep: &[bool],
+        mut emit: impl FnMut(usize, usize),
+    ) {
         let n = boxes.len();
         if self.order.len() == n {
             for e in &mut self.order {
@@ -191,6 +209,7 @@ impl SweepAndPrune {
                     hi_z: boxes.hi[2][iu],
                     id: i,
                     strip: strip_of(boxes.lo[1][iu]) as u32,
+                    asleep: asleep.get(iu).copied().unwrap_or(false),
                 };
                 let mut k = 0;
                 while k < active.len() {
@@ -200,7 +219,8 @@ impl SweepAndPrune {
                         active.swap_remove(k);
                         continue;
                     }
-                    if a.lo_y <= cur.hi_y
+                    if !(a.asleep && cur.asleep)
+                        && a.lo_y <= cur.hi_y
                         && cur.lo_y <= a.hi_y
                         && a.lo_z <= cur.hi_z
                         && cur.lo_z <= a.hi_z
@@ -245,7 +265,7 @@ mod tests {
                 b.push([c[0] - h[0], c[1] - h[1], c[2] - h[2]], [c[0] + h[0], c[1] + h[1], c[2] + h[2]]);
             }
             let mut got = Vec::new();
-            SweepAndPrune::default().overlapping_pairs(&b, |i, j| got.push((i, j)));
+            SweepAndPrune::default().overlapping_pairs(&b, &[], |i, j| got.push((i, j)));
             got.sort_unstable();
             prop_assert_eq!(got, brute(&b));
         }
@@ -271,7 +291,7 @@ mod tests {
             );
         }
         let mut got = Vec::new();
-        SweepAndPrune::default().overlapping_pairs(&b, |i, j| got.push((i, j)));
+        SweepAndPrune::default().overlapping_pairs(&b, &[], |i, j| got.push((i, j)));
         got.sort_unstable();
         let expect = brute(&b);
         assert!(expect.len() > 1000);
@@ -306,7 +326,7 @@ mod tests {
                 );
             }
             let mut got = Vec::new();
-            warm.overlapping_pairs(&b, |i, j| got.push((i, j)));
+            warm.overlapping_pairs(&b, &[], |i, j| got.push((i, j)));
             got.sort_unstable();
             assert_eq!(got, brute(&b), "step {step}");
         }
@@ -345,7 +365,7 @@ mod tests {
         b.push([0.0; 3], [1.0; 3]);
         b.push([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]);
         let mut got = Vec::new();
-        SweepAndPrune::default().overlapping_pairs(&b, |i, j| got.push((i, j)));
+        SweepAndPrune::default().overlapping_pairs(&b, &[], |i, j| got.push((i, j)));
         assert_eq!(got, vec![(0, 1)]);
     }
 }
