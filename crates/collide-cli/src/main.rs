@@ -60,11 +60,37 @@ enum Command {
     },
     /// Run the main job on the embedded demo scene (needs no files).
     Demo,
+    /// 2D collision queries on a JSON scene (the robot-fish pool), or a picture of the scene.
+    #[command(name = "2d", args_conflicts_with_subcommands = true)]
+    TwoD {
+        #[command(subcommand)]
+        action: Option<TwoDAction>,
+        /// `{"shapes":[…],"queries":[…]}`: prints `{"results":[…]}`, one result per query.
+        scene: Option<PathBuf>,
+    },
     /// Compare the model compiler and kinematics with MuJoCo 4.0.0's recorded fixtures.
     Conformance {
         /// The conformance folder (holding corpus.json).
         #[arg(long, default_value = "conformance")]
         dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum TwoDAction {
+    /// Draw the scene's shapes, contacts, normals and MTVs to a PNG or SVG file.
+    Render {
+        /// The scene JSON.
+        scene: PathBuf,
+        /// Output file; `.svg` writes SVG, anything else PNG.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Image width in pixels.
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+        /// Image height in pixels.
+        #[arg(long, default_value_t = 800)]
+        height: u32,
     },
 }
 
@@ -87,6 +113,11 @@ fn main() -> ExitCode {
             ..
         } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
+        Command::TwoD { action: Some(TwoDAction::Render { scene, output, width, height }), .. } => {
+            render_2d(&scene, &output, width, height)
+        }
+        Command::TwoD { action: None, scene: Some(scene) } => run_2d(&scene),
+        Command::TwoD { action: None, scene: None } => Err("collide 2d needs SCENE.json (or `render`)".into()),
         Command::Conformance { dir } => conformance_report(&dir),
     };
     match result {
@@ -340,6 +371,29 @@ fn demo() -> Result<(), String> {
             p.z
         );
     }
+    Ok(())
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn run_2d(scene: &Path) -> Result<(), String> {
+    let out = collide2d::scene::run(&read_text(scene)?).map_err(|e| format!("{}: {e}", scene.display()))?;
+    println!("{out}");
+    Ok(())
+}
+
+fn render_2d(scene: &Path, output: &Path, width: u32, height: u32) -> Result<(), String> {
+    let parsed = collide2d::scene::parse_scene(&read_text(scene)?).map_err(|e| format!("{}: {e}", scene.display()))?;
+    let svg = output.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let bytes = if svg {
+        collide2d::render::render_svg(&parsed, width, height).into_bytes()
+    } else {
+        collide2d::render::render_png(&parsed, width, height).map_err(|e| e.to_string())?
+    };
+    std::fs::write(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    println!("wrote {}", output.display());
     Ok(())
 }
 
