@@ -50,6 +50,7 @@ impl Intervals {
 /// the inner loop streams through contiguous memory.
 #[derive(Clone, Copy, Debug)]
 struct Active {
+    lo_x: f64,
     hi_x: f64,
     lo_y: f64,
     hi_y: f64,
@@ -58,6 +59,8 @@ struct Active {
     id: u32,
     /// The strip holding the box's lower y bound.
     strip: u32,
+    /// The strip holding the box's upper y bound.
+    strip_end: u32,
     /// The box belongs to a sleeping body.
     asleep: bool,
 }
@@ -67,7 +70,9 @@ struct Active {
 pub struct SweepAndPrune {
     /// `(order-preserving key of the lower x bound, box index)`, sorted.
     order: Vec<(u64, u32)>,
-    /// Boxes of each strip, in x order: `strip_items[strip_start[s]..strip_start[s + 1]]`.
+    /// The boxes, gathered in x order.
+    packed: Vec<Active>,
+    /// Boxes of each strip (indices into `packed`), in x order: `strip_items[strip_start[s]..strip_start[s + 1]]`.
     strip_start: Vec<usize>,
     strip_items: Vec<u32>,
     active: Vec<Active>,
@@ -166,13 +171,30 @@ impl SweepAndPrune {
                 0
             }
         };
+        // gather every box once, in x order, so that all later passes stream through memory
+        self.packed.clear();
+        for &(_, i) in &self.order {
+            let iu = i as usize;
+            let (lo_y, hi_y) = (boxes.lo[1][iu], boxes.hi[1][iu]);
+            self.packed.push(Active {
+                lo_x: boxes.lo[0][iu],
+                hi_x: boxes.hi[0][iu],
+                lo_y,
+                hi_y,
+                lo_z: boxes.lo[2][iu],
+                hi_z: boxes.hi[2][iu],
+                id: i,
+                strip: strip_of(lo_y) as u32,
+                strip_end: strip_of(hi_y) as u32,
+                asleep: asleep.get(iu).copied().unwrap_or(false),
+            });
+        }
         // counting sort of (box, strip) memberships, keeping x order within each strip
         self.strip_start.clear();
         self.strip_start.resize(nstrip + 1, 0);
-        for &(_, i) in &self.order {
-            let iu = i as usize;
-            for s in strip_of(boxes.lo[1][iu])..=strip_of(boxes.hi[1][iu]) {
-                self.strip_start[s + 1] += 1;
+        for p in &self.packed {
+            for s in p.strip..=p.strip_end {
+                self.strip_start[s as usize + 1] += 1;
             }
         }
         for s in 0..nstrip {
@@ -181,12 +203,11 @@ impl SweepAndPrune {
         self.strip_items.clear();
         self.strip_items.resize(self.strip_start[nstrip], 0);
         // `strip_start[s]` serves as the write cursor of strip `s`
-        for &(_, i) in &self.order {
-            let iu = i as usize;
-            for s in strip_of(boxes.lo[1][iu])..=strip_of(boxes.hi[1][iu]) {
-                let k = self.strip_start[s];
-                self.strip_items[k] = i;
-                self.strip_start[s] += 1;
+        for (k, p) in self.packed.iter().enumerate() {
+            for s in p.strip..=p.strip_end {
+                let c = &mut self.strip_start[s as usize];
+                self.strip_items[*c] = k as u32;
+                *c += 1;
             }
         }
         // the cursors now sit at each strip's end: shift back to starts
@@ -198,25 +219,14 @@ impl SweepAndPrune {
         let mut active = std::mem::take(&mut self.active);
         for s in 0..nstrip {
             active.clear();
-            for &i in &self.strip_items[self.strip_start[s]..self.strip_start[s + 1]] {
-                let iu = i as usize;
-                let x = boxes.lo[0][iu];
-                let cur = Active {
-                    hi_x: boxes.hi[0][iu],
-                    lo_y: boxes.lo[1][iu],
-                    hi_y: boxes.hi[1][iu],
-                    lo_z: boxes.lo[2][iu],
-                    hi_z: boxes.hi[2][iu],
-                    id: i,
-                    strip: strip_of(boxes.lo[1][iu]) as u32,
-                    asleep: asleep.get(iu).copied().unwrap_or(false),
-                };
-                let mut k = 0;
-                while k < active.len() {
-                    let a = active[k];
-                    if a.hi_x < x {
+            for &k in &self.strip_items[self.strip_start[s]..self.strip_start[s + 1]] {
+                let cur = self.packed[k as usize];
+                let mut a_k = 0;
+                while a_k < active.len() {
+                    let a: Active = active[a_k];
+                    if a.hi_x < cur.lo_x {
                         // boxes come in x order: `a` ends before every later one starts
-                        active.swap_remove(k);
+                        active.swap_remove(a_k);
                         continue;
                     }
                     if !(a.asleep && cur.asleep)
@@ -227,10 +237,10 @@ impl SweepAndPrune {
                         // the strip of the overlap's lower end (strips are monotonic in y)
                         && a.strip.max(cur.strip) as usize == s
                     {
-                        let j = a.id as usize;
-                        emit(iu.min(j), iu.max(j));
+                        let (i, j) = (cur.id as usize, a.id as usize);
+                        emit(i.min(j), i.max(j));
                     }
-                    k += 1;
+                    a_k += 1;
                 }
                 active.push(cur);
             }
