@@ -92,7 +92,10 @@ pub struct Pose {
 
 impl Pose {
     /// The identity pose.
-    pub const IDENTITY: Pose = Pose { pos: DVec2::ZERO, angle: 0.0 };
+    pub const IDENTITY: Pose = Pose {
+        pos: DVec2::ZERO,
+        angle: 0.0,
+    };
 
     /// A pose from position and angle.
     pub fn new(pos: DVec2, angle: f64) -> Pose {
@@ -128,7 +131,10 @@ impl Pose {
     /// `self ∘ child`: a pose given relative to `self`, in world coordinates.
     #[inline]
     pub fn compose(&self, child: Pose) -> Pose {
-        Pose { pos: self.apply(child.pos), angle: self.angle + child.angle }
+        Pose {
+            pos: self.apply(child.pos),
+            angle: self.angle + child.angle,
+        }
     }
 
     /// Rejects NaN and infinities.
@@ -154,22 +160,35 @@ impl ConvexPolygon {
     pub fn new(verts: Vec<DVec2>) -> Result<ConvexPolygon, ShapeError> {
         let n = verts.len();
         if n < 3 {
-            return Err(ShapeError::TooFewVertices { what: "polygon", min: 3, got: n });
+            return Err(ShapeError::TooFewVertices {
+                what: "polygon",
+                min: 3,
+                got: n,
+            });
         }
         for v in &verts {
             finite2(*v, "polygon vertex")?;
         }
-        let scale = verts.iter().fold(0.0f64, |m, v| m.max(v.abs().max_element())).max(1e-300);
+        let scale = verts
+            .iter()
+            .fold(0.0f64, |m, v| m.max(v.abs().max_element()))
+            .max(1e-300);
         let mut normals = Vec::with_capacity(n);
         for i in 0..n {
             let (a, b, c) = (verts[i], verts[(i + 1) % n], verts[(i + 2) % n]);
             let e = b - a;
             if e.length() <= 1e-12 * scale {
-                return Err(ShapeError::Degenerate { index: i, next: (i + 1) % n });
+                return Err(ShapeError::Degenerate {
+                    index: i,
+                    next: (i + 1) % n,
+                });
             }
             let cross = e.perp_dot(c - b);
             if cross.abs() <= 1e-12 * scale * scale {
-                return Err(ShapeError::Degenerate { index: (i + 1) % n, next: (i + 2) % n });
+                return Err(ShapeError::Degenerate {
+                    index: (i + 1) % n,
+                    next: (i + 2) % n,
+                });
             }
             if cross < 0.0 {
                 return Err(ShapeError::NotConvexCcw { index: (i + 1) % n });
@@ -196,7 +215,11 @@ impl ConvexPolygon {
             c += a * (p + q) / 3.0;
         }
         let centroid = verts[0] + c / area;
-        Ok(ConvexPolygon { verts, normals, centroid })
+        Ok(ConvexPolygon {
+            verts,
+            normals,
+            centroid,
+        })
     }
 
     /// An axis-aligned box of half-extents `half` centred at the origin.
@@ -241,7 +264,11 @@ impl Border {
     pub fn new(verts: Vec<DVec2>) -> Result<Border, ShapeError> {
         let n = verts.len();
         if n < 3 {
-            return Err(ShapeError::TooFewVertices { what: "border", min: 3, got: n });
+            return Err(ShapeError::TooFewVertices {
+                what: "border",
+                min: 3,
+                got: n,
+            });
         }
         for v in &verts {
             finite2(*v, "border vertex")?;
@@ -252,13 +279,18 @@ impl Border {
             let (a, b) = (verts[i], verts[(i + 1) % n]);
             let e = b - a;
             if e.length_squared() == 0.0 {
-                return Err(ShapeError::Degenerate { index: i, next: (i + 1) % n });
+                return Err(ShapeError::Degenerate {
+                    index: i,
+                    next: (i + 1) % n,
+                });
             }
             area += a.perp_dot(b);
             inward.push(DVec2::new(-e.y, e.x).normalize());
         }
         if area <= 0.0 {
-            return Err(ShapeError::BadBorder { reason: "clockwise or zero area" });
+            return Err(ShapeError::BadBorder {
+                reason: "clockwise or zero area",
+            });
         }
         // no two non-adjacent edges may intersect
         for i in 0..n {
@@ -273,7 +305,9 @@ impl Border {
                 let d3 = (d - c).perp_dot(a - c);
                 let d4 = (d - c).perp_dot(b - c);
                 if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
-                    return Err(ShapeError::BadBorder { reason: "edges cross" });
+                    return Err(ShapeError::BadBorder {
+                        reason: "edges cross",
+                    });
                 }
             }
         }
@@ -333,8 +367,15 @@ impl Default for FishDims {
 pub const FISH_PARTS: usize = 7;
 
 /// Names of the fish parts, in part-id order.
-pub const FISH_PART_NAMES: [&str; FISH_PARTS] =
-    ["body", "left_fin", "right_fin", "tail1", "tail2", "tail3", "caudal_fin"];
+pub const FISH_PART_NAMES: [&str; FISH_PARTS] = [
+    "body",
+    "left_fin",
+    "right_fin",
+    "tail1",
+    "tail2",
+    "tail3",
+    "caudal_fin",
+];
 
 /// The articulated robot fish: seven convex parts whose poses follow from a base pose and three
 /// tail joint angles (each joint at the rear of the previous segment).
@@ -400,7 +441,18 @@ impl Fish {
             DVec2::new(-cl, 0.5 * cs),
             DVec2::new(-cl, -0.5 * cs),
         ])?;
-        Ok(Fish { dims, parts: [body, fin(1.0)?, fin(-1.0)?, link(1.0)?, link(0.7)?, link(0.5)?, caudal] })
+        Ok(Fish {
+            dims,
+            parts: [
+                body,
+                fin(1.0)?,
+                fin(-1.0)?,
+                link(1.0)?,
+                link(0.7)?,
+                link(0.5)?,
+                caudal,
+            ],
+        })
     }
 
     /// Dimensions.
@@ -478,12 +530,17 @@ pub enum Shape {
 impl Shape {
     /// A circle.
     pub fn circle(radius: f64) -> Result<Shape, ShapeError> {
-        Ok(Shape::Circle { radius: positive(radius, "circle radius")? })
+        Ok(Shape::Circle {
+            radius: positive(radius, "circle radius")?,
+        })
     }
 
     /// A box of half-extents `half`.
     pub fn rect(half: DVec2) -> Result<Shape, ShapeError> {
-        Ok(Shape::Box { half, poly: ConvexPolygon::rect(half)? })
+        Ok(Shape::Box {
+            half,
+            poly: ConvexPolygon::rect(half)?,
+        })
     }
 
     /// A convex polygon (validated).
@@ -505,7 +562,11 @@ impl Shape {
     pub fn capsule(a: DVec2, b: DVec2, radius: f64) -> Result<Shape, ShapeError> {
         finite2(a, "capsule end")?;
         finite2(b, "capsule end")?;
-        Ok(Shape::Capsule { a, b, radius: positive(radius, "capsule radius")? })
+        Ok(Shape::Capsule {
+            a,
+            b,
+            radius: positive(radius, "capsule radius")?,
+        })
     }
 
     /// A pool border.
@@ -518,11 +579,17 @@ impl Shape {
         for (p, s) in &parts {
             p.validate()?;
             if matches!(s, Shape::Border(_)) {
-                return Err(ShapeError::BadBorder { reason: "a border cannot be a compound part" });
+                return Err(ShapeError::BadBorder {
+                    reason: "a border cannot be a compound part",
+                });
             }
         }
         if parts.is_empty() {
-            return Err(ShapeError::TooFewVertices { what: "compound", min: 1, got: 0 });
+            return Err(ShapeError::TooFewVertices {
+                what: "compound",
+                min: 1,
+                got: 0,
+            });
         }
         Ok(Shape::Compound(parts))
     }
@@ -532,6 +599,9 @@ impl Shape {
         for j in joints {
             finite(j, "fish joint angle")?;
         }
-        Ok(Shape::Fish { fish: Box::new(Fish::new(FishDims::default())?), joints })
+        Ok(Shape::Fish {
+            fish: Box::new(Fish::new(FishDims::default())?),
+            joints,
+        })
     }
 }
