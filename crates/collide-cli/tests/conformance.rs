@@ -70,3 +70,25 @@ fn analytic_contacts_match_mujoco_on_every_model() {
     let pairs: usize = reports.iter().map(|r| r.contacts.pairs).sum();
     assert!(pairs > 5000, "only {pairs} colliding pairs compared");
 }
+
+#[test]
+fn convex_pairs_are_found_with_mujocos_contact_counts() {
+    // The convex collider against MuJoCo over the whole corpus: every colliding pair found
+    // (pairs within 1e-6 of touching excepted), no extra pairs, equal contact counts. The
+    // per-model accuracy of the deepest contact is in the printed table.
+    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    println!("{}", collide_cli::conformance::format_convex_table(&reports));
+    let sum = |f: &dyn Fn(&collide_cli::conformance::ConvexReport) -> usize| -> usize {
+        reports.iter().map(|r| f(&r.contacts.convex)).sum()
+    };
+    let pairs = sum(&|c| c.pairs);
+    let touching = sum(&|c| c.missing_touching);
+    let found = sum(&|c| c.found);
+    let extra = sum(&|c| c.extra);
+    let equal = sum(&|c| c.count_equal);
+    assert!(pairs > 1000, "only {pairs} convex pairs in the corpus");
+    let n = (pairs - touching) as f64;
+    assert!(found as f64 >= 0.995 * n, "found {found} of {n}");
+    assert!(extra as f64 <= 0.005 * n, "{extra} extra pairs");
+    assert!(equal as f64 >= 0.9 * found as f64, "equal counts on {equal} of {found}");
+}

@@ -14,7 +14,8 @@ use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
-use crate::mesh_compile::{check_convex_hull, compile_mesh, MeshInertia, MeshSettings};
+use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
+use crate::mesh_hull::build_hull_from_source;
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
@@ -205,6 +206,8 @@ struct Builder<'r> {
     mesh_ids: HashMap<String, usize>,
     /// where each mesh was declared
     mesh_locs: Vec<Location>,
+    /// Source vertices and settings of each mesh, for its collision hull.
+    mesh_sources: Vec<(Vec<DVec3>, MeshSettings)>,
     hfield_ids: HashMap<String, usize>,
 }
 
@@ -240,6 +243,7 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
         model: Model::default(),
         mesh_ids: HashMap::new(),
         mesh_locs: Vec::new(),
+        mesh_sources: Vec::new(),
         hfield_ids: HashMap::new(),
     };
     read_options(&main, &mut b.model)?;
@@ -488,6 +492,7 @@ impl<'r> Builder<'r> {
             settings.maxhullvert = usize::try_from(n).ok();
         }
         let full = format!("{prefix}{name}");
+        let source = raw.vert.clone();
         let mesh = compile_mesh(&full, raw, &settings).map_err(|e| a.err(e))?;
         if self
             .mesh_ids
@@ -498,6 +503,7 @@ impl<'r> Builder<'r> {
         }
         self.model.mesh.push(mesh);
         self.mesh_locs.push(a.loc());
+        self.mesh_sources.push((source, settings));
         Ok(())
     }
 
@@ -1219,29 +1225,34 @@ impl<'r> Builder<'r> {
         }
 
         self.read_contacts(contacts, &geom_names, &body_names)?;
-        self.check_collision_meshes()?;
+        self.build_collision_hulls()?;
         self.read_keyframes(main)?;
         Ok(())
     }
 
-    /// MuJoCo builds the convex hull of every mesh a collidable geom or a pair uses, and
-    /// rejects meshes whose vertices are colocated, collinear or coplanar.
-    fn check_collision_meshes(&self) -> Result<()> {
+    /// MuJoCo builds the convex hull of every mesh a collidable geom or a pair uses (the
+    /// collision geometry of meshes), and rejects meshes whose vertices are colocated,
+    /// collinear or coplanar.
+    fn build_collision_hulls(&mut self) -> Result<()> {
         let m = &self.model;
         let mut used = vec![false; m.mesh.len()];
-        let pair_geoms: Vec<usize> = m.pair_geom1.iter().chain(&m.pair_geom2).copied().collect();
+        let mut in_pair = vec![false; m.ngeom()];
+        for &g in m.pair_geom1.iter().chain(&m.pair_geom2) {
+            in_pair[g] = true;
+        }
         for g in 0..m.ngeom() {
-            let collidable =
-                m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || pair_geoms.contains(&g);
+            let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || in_pair[g];
             if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
             {
                 used[id] = true;
             }
         }
-        for (id, _) in used.iter().enumerate().filter(|(_, u)| **u) {
-            let mesh = &m.mesh[id];
-            check_convex_hull(&mesh.name, &mesh.vert)
+        for id in (0..used.len()).filter(|&id| used[id]) {
+            let (source, settings) = &self.mesh_sources[id];
+            let mesh = &self.model.mesh[id];
+            let hull = build_hull_from_source(mesh, source, settings)
                 .map_err(|e| MjcfError::new(self.mesh_locs[id].clone(), e))?;
+            self.model.mesh[id].hull = Some(hull);
         }
         Ok(())
     }

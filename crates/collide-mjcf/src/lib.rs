@@ -15,6 +15,7 @@ pub mod geom;
 pub mod hfield_file;
 pub mod mesh_compile;
 pub mod mesh_file;
+pub mod mesh_hull;
 pub mod orientation;
 pub mod xml;
 

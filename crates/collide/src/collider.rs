@@ -11,6 +11,9 @@ use crate::filter::{bodies_can_collide, excluded, geoms_can_collide, spheres_may
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, GeomType, Model};
+use crate::narrow::convex::{convex_pair, CcdOptions, ConvexGeom};
+use crate::narrow::hfield::hfield_convex;
+use crate::narrow::plane_convex::plane_convex;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
 /// Largest body count: body pair signatures pack two 16-bit ids.
@@ -56,6 +59,8 @@ pub struct Collider<'m> {
     /// Explicit pairs of each signature are matched against geom pairs of that body pair.
     stack: Vec<(u32, u32)>,
     pre: [PreContact; MAX_PAIR_CONTACTS],
+    /// Convex solver settings from the model's options.
+    ccd: CcdOptions,
     unsupported: Vec<(usize, usize)>,
     /// Explicit pairs merged for the current body pair: `(geom1, geom2)`.
     merged: Vec<(usize, usize)>,
@@ -77,6 +82,12 @@ impl<'m> Collider<'m> {
             bvh,
             stack: Vec::new(),
             pre: [PreContact::default(); MAX_PAIR_CONTACTS],
+            ccd: CcdOptions {
+                iterations: model.opt.ccd_iterations,
+                tolerance: model.opt.ccd_tolerance,
+                native: model.opt.disableflags & disable::NATIVECCD == 0,
+                multi: model.opt.disableflags & disable::MULTICCD == 0,
+            },
             unsupported: Vec::new(),
             merged: Vec::new(),
         })
@@ -306,27 +317,37 @@ impl<'m> Collider<'m> {
         } else {
             (g1, g2)
         };
-        let f = match dispatch(m.geom_type[g1], m.geom_type[g2]) {
-            Dispatch::Never => return,
-            Dispatch::Convex => {
-                stats.unsupported += 1;
-                self.unsupported.push((g1, g2));
-                return;
-            }
-            Dispatch::Analytic(f) => f,
-        };
+        let kind = dispatch(m.geom_type[g1], m.geom_type[g2]);
+        if matches!(kind, Dispatch::Never) {
+            return;
+        }
         stats.geom_pairs += 1;
-        let s1 = Shape {
-            pos: poses.geom_xpos[g1],
-            mat: poses.geom_xmat[g1],
-            size: m.geom_size[g1],
-        };
-        let s2 = Shape {
-            pos: poses.geom_xpos[g2],
-            mat: poses.geom_xmat[g2],
-            size: m.geom_size[g2],
-        };
-        let n = f(&s1, &s2, margin + gap, &mut self.pre).min(MAX_PAIR_CONTACTS);
+        let threshold = margin + gap;
+        let n = match kind {
+            Dispatch::Never => 0,
+            Dispatch::Analytic(f) => {
+                let s1 = Shape { pos: poses.geom_xpos[g1], mat: poses.geom_xmat[g1], size: m.geom_size[g1] };
+                let s2 = Shape { pos: poses.geom_xpos[g2], mat: poses.geom_xmat[g2], size: m.geom_size[g2] };
+                f(&s1, &s2, threshold, &mut self.pre)
+            }
+            convex => {
+                let (c1, c2) = (convex_geom(m, poses, g1), convex_geom(m, poses, g2));
+                if (c1.kind == GeomType::Mesh && c1.hull.is_none()) || (c2.kind == GeomType::Mesh && c2.hull.is_none())
+                {
+                    // a mesh without collision hull (the model did not come from the compiler)
+                    stats.unsupported += 1;
+                    self.unsupported.push((g1, g2));
+                    return;
+                }
+                let opt = &self.ccd;
+                match convex {
+                    Dispatch::PlaneConvex => plane_convex(&c1, &c2, threshold, &mut self.pre),
+                    Dispatch::HFieldConvex => hfield_convex(&c1, &c2, threshold, opt, &mut self.pre),
+                    _ => convex_pair(&c1, &c2, threshold, opt, &mut self.pre),
+                }
+            }
+        }
+        .min(MAX_PAIR_CONTACTS);
         if n == 0 {
             return;
         }
@@ -334,6 +355,20 @@ impl<'m> Collider<'m> {
         for pre in &self.pre[..n] {
             out.push(make_contact([g1, g2], pre, &params));
         }
+    }
+}
+
+/// The convex-collider view of geom `g`.
+fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
+    let t = m.geom_type[g];
+    let data = m.geom_dataid[g];
+    ConvexGeom {
+        kind: t,
+        pos: poses.geom_xpos[g],
+        mat: poses.geom_xmat[g],
+        size: m.geom_size[g],
+        hull: data.filter(|_| t == GeomType::Mesh).and_then(|i| m.mesh.get(i)).and_then(|x| x.hull.as_ref()),
+        hfield: data.filter(|_| t == GeomType::HField).and_then(|i| m.hfield.get(i)),
     }
 }
 

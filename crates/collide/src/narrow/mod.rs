@@ -21,12 +21,15 @@ pub mod box_box;
 pub mod capsule_box;
 pub mod capsule_capsule;
 pub mod convex;
+pub mod hfield;
 pub mod plane;
+pub mod plane_convex;
 pub mod sphere;
 pub mod sphere_box;
 
-/// Largest number of contacts any analytic pair function returns (box–box).
-pub const MAX_PAIR_CONTACTS: usize = 8;
+/// Largest number of contacts any pair function returns (height field against a convex geom;
+/// MuJoCo's `mjMAXCONPAIR`).
+pub const MAX_PAIR_CONTACTS: usize = 50;
 
 /// A geom placed in the world, as the narrow phase sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,9 +66,13 @@ pub enum Dispatch {
     Never,
     /// An analytic pair function.
     Analytic(PairFn),
-    /// MuJoCo uses its general convex collider here; not implemented yet. Pairs that reach it
-    /// are counted and reported, never silently dropped.
+    /// The general convex collider ([`convex::convex_pair`]: GJK/EPA with multi-contact, or
+    /// MPR when `nativeccd` is off).
     Convex,
+    /// Plane against an ellipsoid or a mesh ([`plane_convex::plane_convex`]).
+    PlaneConvex,
+    /// Height field against a convex geom ([`hfield::hfield_convex`]).
+    HFieldConvex,
 }
 
 /// The dispatch entry for `(t1, t2)` with `t1 <= t2`.
@@ -84,6 +91,8 @@ pub fn dispatch(t1: GeomType, t2: GeomType) -> Dispatch {
         (Capsule, Capsule) => Dispatch::Analytic(capsule_capsule::capsule_capsule),
         (Capsule, Box) => Dispatch::Analytic(capsule_box::capsule_box),
         (Box, Box) => Dispatch::Analytic(box_box::box_box),
+        (Plane, Ellipsoid) | (Plane, Mesh) => Dispatch::PlaneConvex,
+        (HField, _) => Dispatch::HFieldConvex,
         _ => Dispatch::Convex,
     }
 }

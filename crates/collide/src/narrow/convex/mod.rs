@@ -4,12 +4,52 @@
 //!
 //! Conventions are those of [`crate::narrow`]: world coordinates, geom 1 has the lower type,
 //! normal from geom 1 to geom 2, `pos` the midpoint, `dist` the signed distance, contacts
-//! reported when `dist <= margin`.
+//! reported when `dist < margin`.
+//!
+//! # The native solver (MuJoCo 4.0.0's `mjc_ccd`)
+//! - Every shape is inflated by `margin / 2` (support point moved along the query direction),
+//!   so shapes within `margin` of each other overlap; the reported distance is
+//!   `margin - depth`.
+//! - Spheres and capsules are first reduced to their centre point / axis segment and a GJK
+//!   distance query runs on the cores; if the cores are farther apart than the tolerance, the
+//!   witness points are pushed out by the radii (plus `margin / 2`) and that is the contact.
+//!   Otherwise (deep penetration) the full shapes go through GJK and EPA.
+//! - GJK: signed-volume sub-distance, Frank–Wolfe duality-gap stop, `gjkIntersect` fallback.
+//! - EPA: polytope from the GJK simplex, horizon expansion, witnesses from the closest face.
+//! - Multi-contact (flag `multiccd`): for cylinder, box and mesh pairs (up to 4 contacts) and
+//!   capsule–cylinder / capsule–mesh (up to 2), face–face or edge–face clipping from the
+//!   features of the closest EPA face (or the last GJK simplex for shallow capsule contacts);
+//!   see [`multicontact`](self::multicontact).
+//!
+//! # Iteration limits
+//! GJK runs at most `ccd_iterations` steps and EPA at most `min(ccd_iterations,`
+//! [`MAX_EPA_ITERATIONS`]`)` expansions (MuJoCo: 1000), all in fixed-size buffers. When GJK
+//! runs out, its current estimate decides (a distance above the tolerance means no contact);
+//! when EPA runs out, the closest face found so far gives the contact (its depth is a lower
+//! bound of the true depth, within the face's gap). [`convex_pair_report`] returns these
+//! outcomes ([`CcdReport::gjk_exhausted`], [`CcdReport::epa_exhausted`],
+//! [`CcdReport::epa_status`]), so a caller can tell a converged answer from a budget-limited one.
+//!
+//! With `nativeccd` off, [`convex_pair`] hands the pair to libccd's MPR ([`mpr`]), one contact.
 
 use glam::{DMat3, DVec3};
 
 use crate::model::{ConvexHull, GeomType, HField};
 use crate::narrow::PreContact;
+
+mod epa;
+mod gjk;
+pub mod mpr;
+mod multicontact;
+mod support;
+
+pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
+pub use support::HILLCLIMB_MIN;
+
+use epa::{epa, Polytope};
+use gjk::{gjk, FAR};
+use multicontact::{multicontact, normalize, Point};
+use support::{Object, Vertex};
 
 /// A convex geom as the convex colliders see it.
 #[derive(Clone, Copy, Debug)]
@@ -41,14 +81,245 @@ pub struct CcdOptions {
     pub multi: bool,
 }
 
-/// Convex–convex pair (`mjc_Convex`). Placeholder until the GJK/EPA collider lands: reports no
-/// contact; the driver keeps counting such pairs as unsupported.
+impl Default for CcdOptions {
+    /// MuJoCo's defaults: 35 iterations, tolerance 1e-6, native solver, multi-contact on.
+    fn default() -> Self {
+        CcdOptions {
+            iterations: 35,
+            tolerance: 1e-6,
+            native: true,
+            multi: true,
+        }
+    }
+}
+
+/// What the solver did for one pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CcdReport {
+    /// Contacts written.
+    pub ncon: usize,
+    /// GJK iterations (of the last GJK run).
+    pub gjk_iterations: usize,
+    /// GJK stopped because `ccd_iterations` ran out, not on a convergence test.
+    pub gjk_exhausted: bool,
+    /// EPA expansions (0 if EPA did not run).
+    pub epa_iterations: usize,
+    /// EPA stopped because its iteration budget ran out: the depth is the best lower bound
+    /// found, not converged to `ccd_tolerance`.
+    pub epa_exhausted: bool,
+    /// How EPA's initial polytope construction went ([`EpaStatus::NotRun`] if it did not run;
+    /// any failure means the overlap was treated as "touching", with no contact, as MuJoCo does).
+    pub epa_status: EpaStatus,
+    /// The contacts come from the multi-contact step (else the single GJK/EPA contact).
+    pub multi: bool,
+}
+
+/// Largest number of contacts the convex collider returns for a type pair (MuJoCo 4.0.0's
+/// `mj_maxContact` for the pairs it sends to `mjc_Convex`): 1 with a sphere or ellipsoid or with
+/// multi-contact off, 2 with a capsule, 8 for box–box, else 4.
+pub fn max_contacts(t1: GeomType, t2: GeomType, opt: &CcdOptions) -> usize {
+    use GeomType::*;
+    if !opt.multi {
+        return 1;
+    }
+    let has = |t: GeomType| t1 == t || t2 == t;
+    if has(Sphere) || has(Ellipsoid) || has(Plane) || has(HField) {
+        1
+    } else if has(Capsule) {
+        2
+    } else if t1 == Box && t2 == Box {
+        8
+    } else {
+        4
+    }
+}
+
+/// Convex–convex pair (`mjc_Convex` with the native solver). Writes at most
+/// [`max_contacts`] contacts (and at most `out.len()`) and returns their number.
 pub fn convex_pair(
-    _g1: &ConvexGeom,
-    _g2: &ConvexGeom,
-    _margin: f64,
-    _opt: &CcdOptions,
-    _out: &mut [PreContact],
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    margin: f64,
+    opt: &CcdOptions,
+    out: &mut [PreContact],
 ) -> usize {
-    0
+    if !opt.native {
+        return mpr::mpr_penetration(g1, g2, margin, opt, out);
+    }
+    convex_pair_report(g1, g2, margin, opt, out).ncon
+}
+
+/// Is the geom something the solver can handle?
+fn usable(g: &ConvexGeom) -> bool {
+    let finite = g.pos.is_finite() && g.mat.is_finite() && g.size.is_finite();
+    finite
+        && match g.kind {
+            GeomType::Sphere
+            | GeomType::Capsule
+            | GeomType::Ellipsoid
+            | GeomType::Cylinder
+            | GeomType::Box => true,
+            GeomType::Mesh => g.hull.is_some_and(|h| !h.vert.is_empty()),
+            GeomType::Plane | GeomType::HField => false,
+        }
+}
+
+/// The single contact found by GJK/EPA and the features it touches.
+struct Single {
+    /// Signed distance of the inflated shapes (negative).
+    dist: f64,
+    x1: DVec3,
+    x2: DVec3,
+    feature: [Vertex; 3],
+}
+
+/// [`convex_pair`] with the native solver (whatever [`CcdOptions::native`] says), also returning
+/// the solver's diagnostics.
+pub fn convex_pair_report(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    margin: f64,
+    opt: &CcdOptions,
+    out: &mut [PreContact],
+) -> CcdReport {
+    let mut rep = CcdReport::default();
+    if out.is_empty() || !usable(g1) || !usable(g2) || !margin.is_finite() {
+        return rep;
+    }
+    let maxcon = max_contacts(g1.kind, g2.kind, opt).min(out.len());
+    let mut o1 = Object::new(g1.kind, g1.pos, g1.mat, g1.size, g1.hull, margin);
+    let mut o2 = Object::new(g2.kind, g2.pos, g2.mat, g2.size, g2.hull, margin);
+    let iterations = opt.iterations;
+    let tol = opt.tolerance;
+
+    let Some(single) = solve(&mut o1, &mut o2, iterations, tol, &mut rep) else {
+        return rep;
+    };
+
+    if maxcon > 1 {
+        let mut pts = [Point::default(); 8];
+        let n = multicontact(
+            &o1,
+            &o2,
+            &single.feature,
+            single.x1,
+            single.x2,
+            margin,
+            maxcon,
+            &mut pts[..maxcon.min(8)],
+        );
+        if n > 0 {
+            for (c, p) in out.iter_mut().zip(&pts[..n]) {
+                *c = PreContact {
+                    dist: p.dist,
+                    pos: p.pos,
+                    normal: p.normal,
+                    tangent: DVec3::ZERO,
+                };
+            }
+            rep.ncon = n;
+            rep.multi = true;
+            return rep;
+        }
+    }
+
+    let c = PreContact {
+        dist: margin + single.dist,
+        pos: 0.5 * (single.x1 + single.x2),
+        normal: normalize(single.x1 - single.x2),
+        tangent: DVec3::ZERO,
+    };
+    if c.dist.is_finite() && c.pos.is_finite() {
+        out[0] = c;
+        rep.ncon = 1;
+    }
+    rep
+}
+
+/// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step.
+fn solve(
+    o1: &mut Object,
+    o2: &mut Object,
+    iterations: usize,
+    tol: f64,
+    rep: &mut CcdReport,
+) -> Option<Single> {
+    let is_round = |o: &Object| matches!(o.kind, GeomType::Sphere | GeomType::Capsule);
+    if is_round(o1) || is_round(o2) || o1.margin > 0.0 || o2.margin > 0.0 {
+        // distance between the cores (sphere centre, capsule segment, other shapes as they
+        // are), radii and half margins added back
+        let (m1, m2) = (o1.margin, o2.margin);
+        let fm1 = o1.core_radius() + 0.5 * m1;
+        let fm2 = o2.core_radius() + 0.5 * m2;
+        o1.core = true;
+        o2.core = true;
+        o1.margin = 0.0;
+        o2.margin = 0.0;
+        let g = gjk(o1, o2, o1.pos, o2.pos, iterations, tol, fm1 + fm2, false);
+        o1.core = false;
+        o2.core = false;
+        o1.margin = m1;
+        o2.margin = m2;
+        rep.gjk_iterations = g.iterations;
+        rep.gjk_exhausted = g.exhausted;
+        if g.dist > tol {
+            if g.dist >= FAR {
+                return None;
+            }
+            let n = normalize(g.x2 - g.x1);
+            let x1 = g.x1 + n * fm1;
+            let x2 = g.x2 - n * fm2;
+            let dist = g.dist - fm1 - fm2;
+            if !(dist < 0.0) {
+                return None;
+            }
+            let k = g.nsimplex.clamp(1, 3);
+            let mut feature = [g.simplex[0]; 3];
+            for (i, f) in feature.iter_mut().enumerate() {
+                *f = g.simplex[i.min(k - 1)];
+            }
+            return Some(Single {
+                dist,
+                x1,
+                x2,
+                feature,
+            });
+        }
+    }
+
+    let g = gjk(o1, o2, o1.pos, o2.pos, iterations, tol, 0.0, false);
+    rep.gjk_iterations = g.iterations;
+    rep.gjk_exhausted = g.exhausted;
+    if !(g.dist <= tol && g.nsimplex > 1 && !g.separated) {
+        return None;
+    }
+    penetration(o1, o2, &g.simplex, g.nsimplex, iterations, tol, rep)
+}
+
+/// EPA on the overlapping shapes (kept out of line: its polytope is a large stack buffer).
+#[inline(never)]
+fn penetration(
+    o1: &mut Object,
+    o2: &mut Object,
+    simplex: &[Vertex; 4],
+    n: usize,
+    iterations: usize,
+    tol: f64,
+    rep: &mut CcdReport,
+) -> Option<Single> {
+    let mut pt = Polytope::new();
+    let e = epa(&mut pt, simplex, n, o1, o2, iterations, tol);
+    rep.epa_iterations = e.iterations;
+    rep.epa_exhausted = e.exhausted;
+    rep.epa_status = e.status;
+    if e.found && e.dist < 0.0 {
+        Some(Single {
+            dist: e.dist,
+            x1: e.x1,
+            x2: e.x2,
+            feature: e.face,
+        })
+    } else {
+        None
+    }
 }

@@ -1,0 +1,2559 @@
+//! MuJoCo's collision hull of a mesh (`mjCMesh::MakeGraph`, `MakePolygons` and
+//! `MakePolygonNormals` in `user_mesh.cc`, `mesh_extrema` in `user_model.cc`, 4.0.0).
+//!
+//! MuJoCo runs qhull (`qhull Qt`, plus `Q9 TA<maxhullvert-4>`) on the mesh vertices **as the file
+//! states them** (float values, before `refpos`/`refquat`/`scale` and before the move to the
+//! principal frame), keeps qhull's vertex list, each vertex's neighbours (from the facets around
+//! it) and the triangles, merges the triangles whose normals round to the same spherical angles
+//! at a 0.01 rad resolution into polygons (again in the file frame), takes each polygon's normal
+//! from its first three vertices in the final (double) frame, and seeds the hill-climbing support
+//! with the 27 `mesh_extrema`, computed in `float` on the stored vertices.
+//!
+//! The hull here is an emulation of qhull's incremental construction: the same initial simplex
+//! (`qh_maxsimplex`), the same hyperplane arithmetic (`qh_sethyperplane_det`), point partition
+//! (`qh_partitionall`, `qh_findbest`, `qh_findbestnew`, `qh_findbesthorizon`), processing order
+//! (`qh_nextfurthest`, `qh_furthestnext` for `Q9`), cone construction and list bookkeeping
+//! (facet list, vertex list, vertex ids). When qhull would not need to merge facets (points in
+//! general position: scanned and organic meshes, random clouds) this reproduces MuJoCo's graph
+//! integer for integer: vertex order, neighbour order, triangle order and orientation, hence the
+//! polygon paths, polygon normals and extrema ties.
+//!
+//! When qhull merges facets (exactly coplanar vertices: boxes, prisms, CAD parts), qhull's merge
+//! machinery is **not** emulated. The construction continues without merging, then coplanar
+//! triangles are grouped, vertices that lie inside a face or on an edge are dropped (as qhull's
+//! merging does) and each face is re-triangulated as a fan from its newest vertex (qhull's
+//! `qh_triangulate_facet` apex). The vertex set and the polygons are then MuJoCo's; the vertex
+//! order, the triangle order and the diagonals of faces with more than 3 vertices may differ.
+//!
+//! Two entry points:
+//! - [`build_hull_from_source`] takes the vertices as the file states them (what the compiler
+//!   reads, e.g. [`crate::mesh_file::RawMesh::vert`]) and the mesh settings; this is the exact path.
+//! - [`build_hull`] only has the compiled mesh and runs qhull on the compiled (principal-frame)
+//!   vertices. Exactly coplanar file vertices are usually no longer exactly coplanar there, and
+//!   the 0.01 rad polygon bins move with the frame, so use it only when the source is lost.
+
+use crate::mesh_compile::MeshSettings;
+use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
+use collide::{ConvexHull, Mesh};
+use glam::DVec3;
+use std::collections::HashMap;
+
+/// `mjMINVAL`.
+const MINVAL: f64 = 1e-15;
+/// `mjEPS`.
+const MJEPS: f64 = 1e-14;
+const NONE: usize = usize::MAX;
+
+type P3 = [f64; 3];
+
+/// MuJoCo's collision hull of a compiled mesh: hull vertices (subset of `mesh.vert`), vertex
+/// adjacency, triangles, merged polygons with normals, 27 extrema seeds.
+///
+/// qhull runs on the compiled vertices (see the module documentation: prefer
+/// [`build_hull_from_source`] when the file vertices are available). `maxhullvert` is
+/// `mesh/@maxhullvert` (`None` for MuJoCo's -1). Errors (fewer than 4 vertices, colocated,
+/// collinear or coplanar vertex sets, non-finite vertices, qhull failures) name the mesh.
+pub fn build_hull(mesh: &Mesh, maxhullvert: Option<usize>) -> Result<ConvexHull, String> {
+    let pts: Vec<P3> = mesh.vert.iter().map(|v| [v.x, v.y, v.z]).collect();
+    match reconstruct_asset_frame(mesh) {
+        Some((asset, fin)) => build(&mesh.name, &asset, &fin, &mesh.vert, maxhullvert, false),
+        None => build(&mesh.name, &pts, &pts, &mesh.vert, maxhullvert, false),
+    }
+}
+
+/// The vertices in the asset frame (`pos + quat · v`, rounded to `f32`) and, from them, the
+/// double-precision final vertices, if moving the asset vertices back into the mesh frame
+/// reproduces every compiled vertex exactly. For a mesh without `refpos`, `refquat` and `scale`
+/// the asset vertices are the file vertices qhull saw.
+fn reconstruct_asset_frame(mesh: &Mesh) -> Option<(Vec<P3>, Vec<P3>)> {
+    let pos = mesh.pos.to_array();
+    let q = mesh.quat;
+    if !pos.iter().all(|c| c.is_finite()) || !q.is_finite() {
+        return None;
+    }
+    let m = mat_to_rowmajor(&quat_to_mat(q));
+    let qinv = quat_wxyz(q.w, -q.x, -q.y, -q.z);
+    let mi = mat_to_rowmajor(&quat_to_mat(qinv));
+    let mut asset = Vec::with_capacity(mesh.vert.len());
+    let mut fin = Vec::with_capacity(mesh.vert.len());
+    for v in &mesh.vert {
+        let r = [
+            pos[0] + (m[0] * v.x + m[1] * v.y + m[2] * v.z),
+            pos[1] + (m[3] * v.x + m[4] * v.y + m[5] * v.z),
+            pos[2] + (m[6] * v.x + m[7] * v.y + m[8] * v.z),
+        ];
+        let r = [r[0] as f32 as f64, r[1] as f32 as f64, r[2] as f32 as f64];
+        let c = [r[0] - pos[0], r[1] - pos[1], r[2] - pos[2]];
+        let f = [
+            mi[0] * c[0] + mi[1] * c[1] + mi[2] * c[2],
+            mi[3] * c[0] + mi[4] * c[1] + mi[5] * c[2],
+            mi[6] * c[0] + mi[7] * c[1] + mi[8] * c[2],
+        ];
+        let back = [f[0] as f32 as f64, f[1] as f32 as f64, f[2] as f32 as f64];
+        if back != [v.x, v.y, v.z] || !r.iter().chain(&f).all(|c| c.is_finite()) {
+            return None;
+        }
+        asset.push(r);
+        fin.push(f);
+    }
+    Some((asset, fin))
+}
+
+/// MuJoCo's collision hull of a compiled mesh, computed as MuJoCo does from the vertices as the
+/// file (or the `vertex` attribute) states them.
+///
+/// `source[i]` must be the file value of `mesh.vert[i]` (same indexing, e.g. the
+/// [`crate::mesh_file::RawMesh::vert`] that [`crate::mesh_compile::compile_mesh`] compiled into
+/// `mesh`); values are rounded to `f32` as MuJoCo stores them. `settings` are the mesh settings
+/// used for the compilation (`scale`, `refpos`, `refquat`, `maxhullvert`); with `mesh.pos` and
+/// `mesh.quat` they give the double-precision final vertices MuJoCo takes the polygon normals
+/// from.
+pub fn build_hull_from_source(
+    mesh: &Mesh,
+    source: &[DVec3],
+    settings: &MeshSettings,
+) -> Result<ConvexHull, String> {
+    let name = &mesh.name;
+    if source.len() != mesh.vert.len() {
+        return Err(format!(
+            "mesh '{name}': {} source vertices for {} compiled vertices",
+            source.len(),
+            mesh.vert.len()
+        ));
+    }
+    let file: Vec<P3> = source
+        .iter()
+        .map(|v| [v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64])
+        .collect();
+    let fin = final_vertices(&file, settings, mesh);
+    let sc = settings.scale;
+    let mirrored = !(sc.x * sc.y * sc.z > 0.0);
+    build(
+        name,
+        &file,
+        &fin,
+        &mesh.vert,
+        settings.maxhullvert,
+        mirrored,
+    )
+}
+
+/// The double-precision final vertices (`ApplyTransformations`, then the move to the principal
+/// frame), computed like [`crate::mesh_compile::compile_mesh`] does before rounding to `f32`.
+fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
+    let mut vert: Vec<P3> = file.to_vec();
+    let rp = settings.refpos.to_array();
+    if rp != [0.0; 3] {
+        for v in vert.iter_mut() {
+            for k in 0..3 {
+                v[k] -= rp[k];
+            }
+        }
+    }
+    let q = settings.refquat;
+    let rq = [q.w, q.x, q.y, q.z];
+    if rq != [1.0, 0.0, 0.0, 0.0] {
+        let n = (rq[0] * rq[0] + rq[1] * rq[1] + rq[2] * rq[2] + rq[3] * rq[3]).sqrt();
+        if n >= MINVAL && n.is_finite() {
+            let q = quat_wxyz(rq[0] / n, rq[1] / n, rq[2] / n, rq[3] / n);
+            let m = mat_to_rowmajor(&quat_to_mat(q));
+            for v in vert.iter_mut() {
+                *v = [
+                    m[0] * v[0] + m[3] * v[1] + m[6] * v[2],
+                    m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
+                    m[2] * v[0] + m[5] * v[1] + m[8] * v[2],
+                ];
+            }
+        }
+    }
+    let sc = settings.scale.to_array();
+    if sc != [1.0; 3] {
+        for v in vert.iter_mut() {
+            for k in 0..3 {
+                v[k] *= sc[k];
+            }
+        }
+    }
+    let com = mesh.pos.to_array();
+    let quat = mesh.quat;
+    let qinv = quat_wxyz(quat.w, -quat.x, -quat.y, -quat.z);
+    let m = mat_to_rowmajor(&quat_to_mat(qinv));
+    vert.iter()
+        .map(|v| {
+            let c = [v[0] - com[0], v[1] - com[1], v[2] - com[2]];
+            [
+                m[0] * c[0] + m[1] * c[1] + m[2] * c[2],
+                m[3] * c[0] + m[4] * c[1] + m[5] * c[2],
+                m[6] * c[0] + m[7] * c[1] + m[8] * c[2],
+            ]
+        })
+        .collect()
+}
+
+/// Whether the last hull built on this thread followed qhull exactly (no facet merge was
+/// needed). For diagnostics and tests.
+pub fn last_build_was_exact() -> bool {
+    LAST_EXACT.with(|c| c.get())
+}
+
+thread_local! {
+    static LAST_EXACT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The common path: `qpts` are the points qhull sees (and the polygons are keyed in), `fin` the
+/// final double vertices (polygon normals), `stored` the compiled float vertices (extrema and
+/// the hull's vertex positions).
+fn build(
+    name: &str,
+    qpts: &[P3],
+    fin: &[P3],
+    stored: &[DVec3],
+    maxhullvert: Option<usize>,
+    mirrored: bool,
+) -> Result<ConvexHull, String> {
+    LAST_EXACT.with(|c| c.set(false));
+    let n = qpts.len();
+    if n < 4 {
+        return Err(format!(
+            "mesh '{name}': at least 4 vertices required, got {n}"
+        ));
+    }
+    if n > i32::MAX as usize / 8 {
+        return Err(format!("mesh '{name}': too many vertices ({n})"));
+    }
+    if qpts.iter().flatten().any(|c| !c.is_finite())
+        || fin.iter().flatten().any(|c| !c.is_finite())
+        || stored.iter().any(|v| !v.is_finite())
+    {
+        return Err(format!("mesh '{name}': vertex coordinates are not finite"));
+    }
+    if let Some(m) = maxhullvert {
+        if m < 4 {
+            return Err(format!(
+                "mesh '{name}': maxhullvert must be larger than 3, got {m}"
+            ));
+        }
+    }
+    precheck(qpts).map_err(|what| {
+        let advice = match what {
+            "colocated" => "a small sphere",
+            "collinear" => "a thin capsule",
+            _ => "a primitive geom type (plane or thin box)",
+        };
+        format!(
+            "mesh '{name}' has {what} vertices, cannot compute convex hull. Consider using \
+             {advice} instead"
+        )
+    })?;
+
+    // qhull emulation; on a merge, the unmerged construction is repaired; on a topological
+    // failure of the emulation, a plain quickhull is repaired the same way
+    let graph = match qhull::run(qpts, maxhullvert) {
+        Ok(out) if out.exact => {
+            LAST_EXACT.with(|c| c.set(true));
+            out.graph
+        }
+        Ok(out) => {
+            match repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none()) {
+                Some(g) => g,
+                None => generic(qpts, maxhullvert, out.distround)
+                    .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
+            }
+        }
+        Err(qhull::Failure::Flat) => return Err(format!("mesh '{name}': qhull error")),
+        Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround)
+            .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
+    };
+    assemble(name, qpts, fin, stored, &graph, mirrored)
+}
+
+/// Fallback when the emulation fails: the workspace quickhull, repaired like a merged hull.
+fn generic(qpts: &[P3], maxhullvert: Option<usize>, distround: f64) -> Option<Graph> {
+    let pts: Vec<DVec3> = qpts.iter().map(|p| DVec3::from_array(*p)).collect();
+    let tris = crate::mesh_compile::hull::convex_hull(&pts, maxhullvert).ok()?;
+    // vertex ids in order of first appearance; facets with vertices in decreasing id order
+    let mut id = vec![NONE; qpts.len()];
+    let mut order = Vec::new();
+    for t in &tris {
+        for &v in t {
+            if id[v] == NONE {
+                id[v] = order.len();
+                order.push(v);
+            }
+        }
+    }
+    let mut facets = Vec::with_capacity(tris.len());
+    for t in &tris {
+        facets.push(Facet::from_outward(*t, |v| id[v]));
+    }
+    let ids: Vec<u32> = id
+        .iter()
+        .map(|&i| if i == NONE { 0 } else { i as u32 + 1 })
+        .collect();
+    let g = Graph {
+        vertices: order,
+        facets,
+        vertex_id: ids,
+    };
+    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none())
+}
+
+/// MuJoCo's check before qhull (`MakeGraph`): colocated, collinear and coplanar vertex sets, with
+/// `mjMINVAL` tolerances relative to the first vertex.
+fn precheck(v: &[P3]) -> Result<(), &'static str> {
+    let dist3 = |a: &P3, b: &P3| {
+        ((a[0] - b[0]) * (a[0] - b[0])
+            + (a[1] - b[1]) * (a[1] - b[1])
+            + (a[2] - b[2]) * (a[2] - b[2]))
+            .sqrt()
+    };
+    let mut v1 = NONE;
+    let mut len1 = 0.0;
+    for (i, p) in v.iter().enumerate().skip(1) {
+        len1 = dist3(p, &v[0]);
+        if len1 > MINVAL {
+            v1 = i;
+            break;
+        }
+    }
+    if v1 == NONE {
+        return Err("colocated");
+    }
+    let edge1 = sub(&v[v1], &v[0]);
+    let mut normal = [0.0; 3];
+    let mut collinear = true;
+    for (i, p) in v.iter().enumerate().skip(1) {
+        if i == v1 {
+            continue;
+        }
+        let edge2 = sub(p, &v[0]);
+        let len2 = dot(&edge2, &edge2).sqrt();
+        if len2 < MINVAL {
+            continue;
+        }
+        normal = cross(&edge1, &edge2);
+        let norm = dot(&normal, &normal).sqrt();
+        if norm > MINVAL * len1 * len2 {
+            for c in normal.iter_mut() {
+                *c /= norm;
+            }
+            collinear = false;
+            break;
+        }
+    }
+    if collinear {
+        return Err("collinear");
+    }
+    let d = dot(&normal, &v[0]);
+    if v.iter()
+        .all(|p| !((dot(&normal, p) - d).abs() > MINVAL * len1))
+    {
+        return Err("coplanar");
+    }
+    Ok(())
+}
+
+#[inline]
+fn sub(a: &P3, b: &P3) -> P3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// `mjuu_dot3`.
+#[inline]
+fn dot(a: &P3, b: &P3) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `mjuu_crossvec`.
+#[inline]
+fn cross(b: &P3, c: &P3) -> P3 {
+    [
+        b[1] * c[2] - b[2] * c[1],
+        b[2] * c[0] - b[0] * c[2],
+        b[0] * c[1] - b[1] * c[0],
+    ]
+}
+
+/// A qhull facet as MakeGraph reads it: vertices (point ids) in qhull's order (decreasing vertex
+/// id) and `toporient`.
+#[derive(Clone, Debug, PartialEq)]
+struct Facet {
+    v: [usize; 3],
+    toporient: bool,
+}
+
+impl Facet {
+    /// MuJoCo's triangle for this facet (`face_globalid`): the first two vertices swapped when
+    /// `toporient`.
+    fn face(&self) -> [usize; 3] {
+        if self.toporient {
+            [self.v[1], self.v[0], self.v[2]]
+        } else {
+            self.v
+        }
+    }
+
+    /// A facet from an outward (counter-clockwise) triangle, vertices sorted by decreasing id.
+    fn from_outward(t: [usize; 3], id: impl Fn(usize) -> usize) -> Facet {
+        let mut v = t;
+        v.sort_by(|a, b| id(*b).cmp(&id(*a)));
+        // the sort is a permutation of t; it keeps the winding iff it is even
+        let even = [[t[0], t[1], t[2]], [t[1], t[2], t[0]], [t[2], t[0], t[1]]].contains(&v);
+        // face() = v when !toporient, and a swap (odd) when toporient
+        Facet {
+            v,
+            toporient: !even,
+        }
+    }
+}
+
+/// qhull's output as MakeGraph reads it.
+#[derive(Clone, Debug)]
+struct Graph {
+    /// `FORALLvertices`: point ids in vertex-list order.
+    vertices: Vec<usize>,
+    /// `FORALLfacets`, in facet-list order.
+    facets: Vec<Facet>,
+    /// qhull vertex id of each point (0 if not a vertex), for the triangulation apex.
+    vertex_id: Vec<u32>,
+}
+
+/// Builds the [`ConvexHull`] from qhull's output: MakeGraph's neighbour lists, MakePolygons,
+/// MakePolygonNormals and mesh_extrema. With a mirroring scale (`mirrored`), MuJoCo 4.0.0
+/// flips the hull triangles (last two vertices swapped) and reverses each polygon path after
+/// its first vertex, so that both are outward in the final frame.
+fn assemble(
+    name: &str,
+    qpts: &[P3],
+    fin: &[P3],
+    stored: &[DVec3],
+    g: &Graph,
+    mirrored: bool,
+) -> Result<ConvexHull, String> {
+    let n = qpts.len();
+    let nv = g.vertices.len();
+    if nv < 4 || g.facets.len() < 4 {
+        return Err(format!("mesh '{name}': qhull error"));
+    }
+    let mut local = vec![NONE; n];
+    for (i, &p) in g.vertices.iter().enumerate() {
+        if p >= n || local[p] != NONE {
+            return Err(format!(
+                "mesh '{name}': could not construct convex hull graph"
+            ));
+        }
+        local[p] = i;
+    }
+    // qh_vertexneighbors: facets around each vertex in facet-list order
+    let mut vfacets: Vec<Vec<usize>> = vec![Vec::new(); nv];
+    for (fi, f) in g.facets.iter().enumerate() {
+        for &p in &f.v {
+            if p >= n || local[p] == NONE {
+                return Err(format!("mesh '{name}': vertex id not found in convex hull"));
+            }
+            vfacets[local[p]].push(fi);
+        }
+    }
+    // MakeGraph: per vertex, the other vertices of its facets, first occurrence order
+    let mut adj_start = Vec::with_capacity(nv + 1);
+    let mut adj: Vec<u32> = Vec::with_capacity(2 * 3 * g.facets.len());
+    for (i, fl) in vfacets.iter().enumerate() {
+        adj_start.push(adj.len() as u32);
+        let start = adj.len();
+        for &fi in fl {
+            for &p in &g.facets[fi].v {
+                let l = local[p] as u32;
+                if l as usize != i && !adj[start..].contains(&l) {
+                    adj.push(l);
+                }
+            }
+        }
+    }
+    adj_start.push(adj.len() as u32);
+    if adj.len() != 3 * g.facets.len() {
+        // MuJoCo: "Wrong size in convex hull graph" (V - E + F = 2 with E = 3F/2)
+        return Err(format!("mesh '{name}': wrong size in convex hull graph"));
+    }
+    let faces: Vec<[usize; 3]> = g.facets.iter().map(Facet::face).collect();
+    let face: Vec<[u32; 3]> = faces
+        .iter()
+        .map(|f| {
+            let f = if mirrored { [f[0], f[2], f[1]] } else { *f };
+            [local[f[0]] as u32, local[f[1]] as u32, local[f[2]] as u32]
+        })
+        .collect();
+
+    // MakePolygons (file frame) and MakePolygonNormals (final frame)
+    let mut polys = polygons::make(qpts, &faces);
+    if mirrored {
+        for p in polys.iter_mut() {
+            p[1..].reverse();
+        }
+    }
+    let mut poly_start = Vec::with_capacity(polys.len() + 1);
+    let mut poly_vert = Vec::new();
+    let mut poly_normal = Vec::with_capacity(polys.len());
+    for path in &polys {
+        poly_start.push(poly_vert.len() as u32);
+        for &p in path {
+            poly_vert.push(local[p] as u32);
+        }
+        poly_normal.push(newell_normal(fin, path));
+    }
+    poly_start.push(poly_vert.len() as u32);
+
+    let vert: Vec<DVec3> = g.vertices.iter().map(|&p| stored[p]).collect();
+    let extrema = extrema(&vert);
+    Ok(ConvexHull {
+        vert,
+        mesh_index: g.vertices.iter().map(|&p| p as u32).collect(),
+        adj_start,
+        adj,
+        face,
+        poly_start,
+        poly_vert,
+        poly_normal,
+        extrema,
+    })
+}
+
+/// The polygon normal of MuJoCo 4.0.0 (`MakePolygonNormals`): Newell's area-weighted normal of
+/// the path in the final frame (for a triangle, the normalized cross product). Degenerate
+/// paths fall back like `mjuu_makenormal` on their first three vertices.
+fn newell_normal(fin: &[P3], path: &[usize]) -> DVec3 {
+    let m = path.len();
+    let mut n = [0.0f64; 3];
+    for i in 0..m {
+        let a = &fin[path[i]];
+        let b = &fin[path[(i + 1) % m]];
+        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
+        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
+        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    }
+    let len = dot(&n, &n).sqrt();
+    if len >= MJEPS && len.is_finite() {
+        DVec3::new(n[0] / len, n[1] / len, n[2] / len)
+    } else {
+        make_normal(&fin[path[0]], &fin[path[1]], &fin[path[2]])
+    }
+}
+
+/// `mjuu_makenormal` (the template version): `(b − a) × (c − a)` normalized; below `mjEPS` the
+/// numerator becomes `(1, 0, 0)` (kept finite here when the length is exactly zero).
+fn make_normal(a: &P3, b: &P3, c: &P3) -> DVec3 {
+    let mut n = cross(&sub(b, a), &sub(c, a));
+    let nrm = dot(&n, &n).sqrt();
+    if nrm < MJEPS {
+        n = [1.0, 0.0, 0.0];
+    }
+    let r = DVec3::new(n[0] / nrm, n[1] / nrm, n[2] / nrm);
+    if r.is_finite() {
+        r
+    } else {
+        DVec3::X
+    }
+}
+
+/// `mesh_extrema`: for each of the 27 directions `(cx, cy, cz)` (x slowest), the first hull
+/// vertex (in hull order) with the largest dot product, computed in `f32`.
+fn extrema(vert: &[DVec3]) -> [u32; 27] {
+    let mut best = [f32::MIN; 27];
+    let mut out = [0u32; 27];
+    for (i, v) in vert.iter().enumerate() {
+        let (x, y, z) = (v.x as f32, v.y as f32, v.z as f32);
+        let mut k = 0;
+        for cx in [-1.0f32, 0.0, 1.0] {
+            for cy in [-1.0f32, 0.0, 1.0] {
+                for cz in [-1.0f32, 0.0, 1.0] {
+                    let d = x * cx + y * cy + z * cz;
+                    if d > best[k] {
+                        best[k] = d;
+                        out[k] = i as u32;
+                    }
+                    k += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The qhull emulation (`libqhull_r`, 2019/2020 releases, options `Qt` and `Q9 TA<n>`): the
+/// simplicial construction path, without facet merging.
+mod qhull {
+    use super::{Facet, Graph, NONE, P3};
+
+    const REALEPS: f64 = f64::EPSILON;
+    const REALMAX: f64 = f64::MAX;
+    const REALMIN: f64 = f64::MIN_POSITIVE;
+    /// `qh_RATIOmaxsimplex`.
+    const RATIO_MAXSIMPLEX: f64 = 1.0e-3;
+    /// `qh_MAXnarrow`.
+    const MAXNARROW: f64 = -0.99999999;
+
+    pub(super) struct Output {
+        pub graph: Graph,
+        /// False when qhull would have merged facets (the graph is then unmerged).
+        pub exact: bool,
+        /// `qh.DISTround`.
+        pub distround: f64,
+    }
+
+    pub(super) enum Failure {
+        /// qhull's initial simplex is flat or the input is less than 3-dimensional.
+        Flat,
+        /// The emulation reached a state qhull resolves by merging (e.g. a ridge with more than
+        /// two facets); carries `qh.DISTround`.
+        Topology(f64),
+    }
+
+    #[derive(Clone, Default)]
+    struct QFacet {
+        vertices: Vec<usize>,
+        neighbors: Vec<usize>,
+        toporient: bool,
+        normal: P3,
+        offset: f64,
+        has_normal: bool,
+        outside: Vec<usize>,
+        furthestdist: f64,
+        next: usize,
+        prev: usize,
+        visible: bool,
+        newfacet: bool,
+        flipped: bool,
+        seen: bool,
+        visitid: u32,
+        replace: usize,
+    }
+
+    #[derive(Clone, Default)]
+    struct QVertex {
+        point: usize,
+        id: u32,
+        next: usize,
+        prev: usize,
+        newfacet: bool,
+        deleted: bool,
+        partitioned: bool,
+        visitid: u32,
+    }
+
+    struct Qh<'a> {
+        p: &'a [P3],
+        f: Vec<QFacet>,
+        v: Vec<QVertex>,
+        facet_list: usize,
+        facet_tail: usize,
+        facet_next: usize,
+        newfacet_list: usize,
+        visible_list: usize,
+        vertex_list: usize,
+        vertex_tail: usize,
+        newvertex_list: usize,
+        num_facets: usize,
+        num_vertices: usize,
+        num_visible: usize,
+        vertex_id: u32,
+        visit_id: u32,
+        vertex_visit: u32,
+        distround: f64,
+        minvisible: f64,
+        maxcoplanar: f64,
+        minoutside: f64,
+        max_outside: f64,
+        near_zero: [f64; 3],
+        maxwidth: f64,
+        mindenom: f64,
+        mindenom_1: f64,
+        mindenom_2: f64,
+        mindenom_1_2: f64,
+        interior: P3,
+        del_vertices: Vec<usize>,
+        findbestnew: bool,
+        findbest_notsharp: bool,
+        pick_furthest: bool,
+        stop_add: Option<usize>,
+        exact: bool,
+        coplanar_stack: Vec<usize>,
+    }
+
+    /// Runs the emulation. `maxhullvert` adds `Q9 TA<maxhullvert-4>`.
+    pub(super) fn run(p: &[P3], maxhullvert: Option<usize>) -> Result<Output, Failure> {
+        let mut qh = Qh::new(p, maxhullvert);
+        qh.initbuild()?;
+        qh.buildhull()?;
+        let distround = qh.distround;
+        Ok(Output {
+            graph: qh.output(),
+            exact: qh.exact,
+            distround,
+        })
+    }
+
+    impl<'a> Qh<'a> {
+        fn new(p: &'a [P3], maxhullvert: Option<usize>) -> Self {
+            Qh {
+                p,
+                f: Vec::new(),
+                v: Vec::new(),
+                facet_list: NONE,
+                facet_tail: NONE,
+                facet_next: NONE,
+                newfacet_list: NONE,
+                visible_list: NONE,
+                vertex_list: NONE,
+                vertex_tail: NONE,
+                newvertex_list: NONE,
+                num_facets: 0,
+                num_vertices: 0,
+                num_visible: 0,
+                vertex_id: 0,
+                visit_id: 0,
+                vertex_visit: 0,
+                distround: 0.0,
+                minvisible: 0.0,
+                maxcoplanar: 0.0,
+                minoutside: 0.0,
+                max_outside: 0.0,
+                near_zero: [0.0; 3],
+                maxwidth: 0.0,
+                mindenom: 0.0,
+                mindenom_1: 0.0,
+                mindenom_2: 0.0,
+                mindenom_1_2: 0.0,
+                interior: [0.0; 3],
+                del_vertices: Vec::new(),
+                findbestnew: false,
+                findbest_notsharp: false,
+                pick_furthest: maxhullvert.is_some(),
+                // 'TAn' sets qh.STOPadd = n + 1
+                stop_add: maxhullvert.map(|m| m.saturating_sub(4) + 1),
+                exact: true,
+                coplanar_stack: Vec::new(),
+            }
+        }
+
+        // ------------------------------------------------------------------ lists
+
+        fn newfacet(&mut self) -> usize {
+            self.f.push(QFacet {
+                newfacet: true,
+                next: NONE,
+                prev: NONE,
+                replace: NONE,
+                ..Default::default()
+            });
+            self.f.len() - 1
+        }
+
+        fn newvertex(&mut self, point: usize) -> usize {
+            let id = self.vertex_id;
+            self.vertex_id = self.vertex_id.wrapping_add(1);
+            self.v.push(QVertex {
+                point,
+                id,
+                next: NONE,
+                prev: NONE,
+                ..Default::default()
+            });
+            self.v.len() - 1
+        }
+
+        fn appendfacet(&mut self, facet: usize) {
+            let tail = self.facet_tail;
+            if tail == self.newfacet_list {
+                self.newfacet_list = facet;
+                if tail == self.visible_list {
+                    self.visible_list = facet;
+                }
+            }
+            if tail == self.facet_next {
+                self.facet_next = facet;
+            }
+            let tp = self.f[tail].prev;
+            self.f[facet].prev = tp;
+            self.f[facet].next = tail;
+            if tp != NONE {
+                self.f[tp].next = facet;
+            } else {
+                self.facet_list = facet;
+            }
+            self.f[tail].prev = facet;
+            self.num_facets += 1;
+        }
+
+        fn removefacet(&mut self, facet: usize) {
+            let next = self.f[facet].next;
+            let previous = self.f[facet].prev;
+            if facet == self.newfacet_list {
+                self.newfacet_list = next;
+            }
+            if facet == self.facet_next {
+                self.facet_next = next;
+            }
+            if facet == self.visible_list {
+                self.visible_list = next;
+            }
+            if previous != NONE {
+                self.f[previous].next = next;
+                self.f[next].prev = previous;
+            } else {
+                self.facet_list = next;
+                self.f[next].prev = NONE;
+            }
+            self.num_facets -= 1;
+        }
+
+        /// `qh_prependfacet(facet, &qh.facet_next)`.
+        fn prependfacet_next(&mut self, facet: usize) {
+            if self.facet_next == NONE {
+                self.facet_next = self.facet_tail;
+            }
+            let list = self.facet_next;
+            let prevfacet = self.f[list].prev;
+            self.f[facet].prev = prevfacet;
+            if prevfacet != NONE {
+                self.f[prevfacet].next = facet;
+            }
+            self.f[list].prev = facet;
+            self.f[facet].next = list;
+            if self.facet_list == list {
+                self.facet_list = facet;
+            }
+            if self.facet_next == list {
+                self.facet_next = facet;
+            }
+            self.facet_next = facet;
+            self.num_facets += 1;
+        }
+
+        fn appendvertex(&mut self, vertex: usize) {
+            let tail = self.vertex_tail;
+            if tail == self.newvertex_list {
+                self.newvertex_list = vertex;
+            }
+            self.v[vertex].newfacet = true;
+            let tp = self.v[tail].prev;
+            self.v[vertex].prev = tp;
+            self.v[vertex].next = tail;
+            if tp != NONE {
+                self.v[tp].next = vertex;
+            } else {
+                self.vertex_list = vertex;
+            }
+            self.v[tail].prev = vertex;
+            self.num_vertices += 1;
+        }
+
+        fn removevertex(&mut self, vertex: usize) {
+            let next = self.v[vertex].next;
+            let previous = self.v[vertex].prev;
+            if vertex == self.newvertex_list {
+                self.newvertex_list = next;
+            }
+            if previous != NONE {
+                self.v[previous].next = next;
+                self.v[next].prev = previous;
+            } else {
+                self.vertex_list = next;
+                self.v[next].prev = NONE;
+            }
+            self.num_vertices -= 1;
+        }
+
+        /// Facets of a list up to (excluding) the tail sentinel (`FORALLfacet_`).
+        fn facets_from(&self, start: usize) -> Vec<usize> {
+            let mut out = Vec::new();
+            let mut f = start;
+            while f != NONE && self.f[f].next != NONE {
+                out.push(f);
+                f = self.f[f].next;
+            }
+            out
+        }
+
+        fn resetlists(&mut self) {
+            let mut v = self.newvertex_list;
+            while v != NONE && self.v[v].next != NONE {
+                self.v[v].newfacet = false;
+                v = self.v[v].next;
+            }
+            self.newvertex_list = NONE;
+            for f in self.facets_from(self.newfacet_list) {
+                self.f[f].newfacet = false;
+            }
+            self.newfacet_list = NONE;
+            let mut f = self.visible_list;
+            while f != NONE && self.f[f].visible {
+                self.f[f].replace = NONE;
+                self.f[f].visible = false;
+                f = self.f[f].next;
+            }
+            self.num_visible = 0;
+            self.visible_list = NONE;
+        }
+
+        // ------------------------------------------------------------------ geometry
+
+        /// `qh_distplane`.
+        #[inline]
+        fn distplane(&self, point: &P3, facet: usize) -> f64 {
+            let f = &self.f[facet];
+            f.offset + point[0] * f.normal[0] + point[1] * f.normal[1] + point[2] * f.normal[2]
+        }
+
+        fn divzero(numer: f64, denom: f64, mindenom1: f64) -> (f64, bool) {
+            if numer < mindenom1 && numer > -mindenom1 {
+                if numer.abs() < denom.abs() {
+                    (numer / denom, false)
+                } else {
+                    (0.0, true)
+                }
+            } else {
+                let temp = denom / numer;
+                if temp > mindenom1 || temp < -mindenom1 {
+                    (numer / denom, false)
+                } else {
+                    (0.0, true)
+                }
+            }
+        }
+
+        /// `qh_normalize2` (dim 3, no minnorm).
+        fn normalize2(&self, normal: &mut P3, toporient: bool) {
+            let mut norm =
+                (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]).sqrt();
+            if norm > self.mindenom {
+                if !toporient {
+                    norm = -norm;
+                }
+                normal[0] /= norm;
+                normal[1] /= norm;
+                normal[2] /= norm;
+            } else if norm == 0.0 {
+                let temp = (1.0f64 / 3.0).sqrt();
+                *normal = [temp; 3];
+            } else {
+                if !toporient {
+                    norm = -norm;
+                }
+                for k in 0..3 {
+                    let (temp, zerodiv) = Self::divzero(normal[k], norm, self.mindenom_1);
+                    if !zerodiv {
+                        normal[k] = temp;
+                    } else {
+                        let mut maxk = 0;
+                        let mut maxval = -REALMAX;
+                        for (j, c) in normal.iter().enumerate() {
+                            if c.abs() > maxval {
+                                maxval = c.abs();
+                                maxk = j;
+                            }
+                        }
+                        let temp = if normal[maxk] * norm >= 0.0 {
+                            1.0
+                        } else {
+                            -1.0
+                        };
+                        *normal = [0.0; 3];
+                        normal[maxk] = temp;
+                        return;
+                    }
+                }
+            }
+        }
+
+        /// `qh_setfacetplane` with `qh_sethyperplane_det` (and the Gaussian fallback).
+        fn setfacetplane(&mut self, facet: usize) {
+            let vs = self.f[facet].vertices.clone();
+            let toporient = self.f[facet].toporient;
+            let rows: Vec<P3> = vs.iter().map(|&v| self.p[self.v[v].point]).collect();
+            let point0 = rows[0];
+            let (r0, r1, r2) = (rows[0], rows[1], rows[2]);
+            let dx = |i: &P3, j: &P3| i[0] - j[0];
+            let dy = |i: &P3, j: &P3| i[1] - j[1];
+            let dz = |i: &P3, j: &P3| i[2] - j[2];
+            let mut normal = [
+                dy(&r2, &r0) * dz(&r1, &r0) - dz(&r2, &r0) * dy(&r1, &r0),
+                dx(&r1, &r0) * dz(&r2, &r0) - dz(&r1, &r0) * dx(&r2, &r0),
+                dx(&r2, &r0) * dy(&r1, &r0) - dy(&r2, &r0) * dx(&r1, &r0),
+            ];
+            self.normalize2(&mut normal, toporient);
+            let mut offset =
+                -(point0[0] * normal[0] + point0[1] * normal[1] + point0[2] * normal[2]);
+            let mut nearzero = false;
+            for i in (0..3).rev() {
+                if vs[i] != vs[0] {
+                    let p = &rows[i];
+                    let dist = offset + (p[0] * normal[0] + p[1] * normal[1] + p[2] * normal[2]);
+                    if dist > self.distround || dist < -self.distround {
+                        nearzero = true;
+                        break;
+                    }
+                }
+            }
+            if nearzero {
+                // qh_sethyperplane_gauss on rows V_i - V_0
+                let mut m: Vec<P3> = Vec::new();
+                for (i, r) in rows.iter().enumerate() {
+                    if vs[i] != vs[0] {
+                        m.push([r[0] - point0[0], r[1] - point0[1], r[2] - point0[2]]);
+                    }
+                }
+                if m.len() == 2 {
+                    let mut sign = toporient;
+                    let mut nz = false;
+                    self.gausselim(&mut m, &mut sign, &mut nz);
+                    for k in (0..2).rev() {
+                        if m[k][k] < 0.0 {
+                            sign = !sign;
+                        }
+                    }
+                    normal = self.backnormal(&m, sign);
+                    self.normalize2(&mut normal, true);
+                    offset = -(point0[0] * normal[0]);
+                    offset -= point0[1] * normal[1];
+                    offset -= point0[2] * normal[2];
+                    // nearzero: qh_orientoutside
+                    let d = self.interior[0] * normal[0]
+                        + self.interior[1] * normal[1]
+                        + self.interior[2] * normal[2];
+                    if offset + d > 0.0 {
+                        normal = [-normal[0], -normal[1], -normal[2]];
+                        offset = -offset;
+                    }
+                }
+            }
+            let f = &mut self.f[facet];
+            f.normal = normal;
+            f.offset = offset;
+            f.has_normal = true;
+            self.checkflipped(facet, true);
+        }
+
+        /// `qh_gausselim` for a 2 x 3 matrix.
+        fn gausselim(&self, rows: &mut [P3], sign: &mut bool, nearzero: &mut bool) {
+            let numrow = rows.len();
+            *nearzero = false;
+            for k in 0..numrow {
+                let mut pivot_abs = rows[k][k].abs();
+                let mut pivoti = k;
+                for (i, r) in rows.iter().enumerate().skip(k + 1) {
+                    let temp = r[k].abs();
+                    if temp > pivot_abs {
+                        pivot_abs = temp;
+                        pivoti = i;
+                    }
+                }
+                if pivoti != k {
+                    rows.swap(pivoti, k);
+                    *sign = !*sign;
+                }
+                if pivot_abs <= self.near_zero[k] {
+                    *nearzero = true;
+                    if pivot_abs == 0.0 {
+                        continue;
+                    }
+                }
+                let pivot = rows[k][k];
+                for i in k + 1..numrow {
+                    let n = rows[i][k] / pivot;
+                    for j in k + 1..3 {
+                        let sub = n * rows[k][j];
+                        rows[i][j] -= sub;
+                    }
+                }
+            }
+        }
+
+        /// `qh_backnormal` for a 2 x 3 upper-triangular matrix.
+        fn backnormal(&self, rows: &[P3], sign: bool) -> P3 {
+            let numrow = rows.len();
+            let numcol = 3;
+            let mut normal = [0.0; 3];
+            normal[numcol - 1] = if sign { -1.0 } else { 1.0 };
+            for i in (0..numrow).rev() {
+                let mut val = 0.0;
+                for j in i + 1..numcol {
+                    val -= rows[i][j] * normal[j];
+                }
+                let diagonal = rows[i][i];
+                if diagonal.abs() > self.mindenom_2 {
+                    normal[i] = val / diagonal;
+                } else {
+                    let (q, waszero) = Self::divzero(val, diagonal, self.mindenom_1_2);
+                    if waszero {
+                        normal[i] = if sign { -1.0 } else { 1.0 };
+                        for c in normal.iter_mut().skip(i + 1) {
+                            *c = 0.0;
+                        }
+                    } else {
+                        normal[i] = q;
+                    }
+                }
+            }
+            normal
+        }
+
+        /// `qh_checkflipped(facet, NULL, allerror)`.
+        fn checkflipped(&mut self, facet: usize, allerror: bool) -> bool {
+            if self.f[facet].flipped {
+                return false;
+            }
+            let dist = self.distplane(&self.interior, facet);
+            if (allerror && dist >= -self.distround) || (!allerror && dist > 0.0) {
+                self.f[facet].flipped = true;
+                return false;
+            }
+            true
+        }
+
+        // ------------------------------------------------------------------ initial hull
+
+        /// `qh_initbuild` up to the partition of the points.
+        fn initbuild(&mut self) -> Result<(), Failure> {
+            let maxpoints = self.maxmin();
+            self.detroundoff();
+            // sentinels
+            let ft = self.newfacet();
+            self.facet_list = ft;
+            self.newfacet_list = ft;
+            self.facet_tail = ft;
+            self.num_facets = 0;
+            self.num_vertices = 0;
+            self.num_visible = 0;
+            let vt = self.newvertex(NONE);
+            self.vertex_list = vt;
+            self.newvertex_list = vt;
+            self.vertex_tail = vt;
+            let simplex = self.maxsimplex(&maxpoints)?;
+            let mut vertices = Vec::new();
+            for &pt in &simplex {
+                let v = self.newvertex(pt);
+                vertices.insert(0, v);
+            }
+            self.initialhull(&vertices)?;
+            self.partitionall(&vertices);
+            self.resetlists();
+            self.facet_next = self.facet_list;
+            self.furthestnext();
+            Ok(())
+        }
+
+        /// `qh_maxmin`: the min and max point per axis and the precision constants.
+        fn maxmin(&mut self) -> Vec<usize> {
+            let p = self.p;
+            let mut set = Vec::with_capacity(6);
+            let mut maxabs: f64 = 0.0;
+            let mut maxsum = 0.0;
+            self.maxwidth = -REALMAX;
+            for k in 0..3 {
+                let (mut minimum, mut maximum) = (0usize, 0usize);
+                for (i, pt) in p.iter().enumerate() {
+                    if p[maximum][k] < pt[k] {
+                        maximum = i;
+                    } else if p[minimum][k] > pt[k] {
+                        minimum = i;
+                    }
+                }
+                let maxcoord = p[maximum][k].max(-p[minimum][k]);
+                let temp = p[maximum][k] - p[minimum][k];
+                self.maxwidth = self.maxwidth.max(temp);
+                maxabs = maxabs.max(maxcoord);
+                maxsum += maxcoord;
+                set.push(minimum);
+                set.push(maximum);
+                self.near_zero[k] = 80.0 * maxsum * REALEPS;
+            }
+            self.mindenom_1 = (1.0 / REALMAX).max(REALMIN);
+            self.mindenom = self.mindenom_1 * maxabs;
+            self.mindenom_1_2 = (self.mindenom_1 * 3.0).sqrt();
+            self.mindenom_2 = self.mindenom_1_2 * maxabs;
+            // qh_distround
+            let maxdistsum = (3.0f64.sqrt() * maxabs).min(maxsum);
+            self.distround = REALEPS * (3.0 * maxdistsum * 1.01 + maxabs);
+            set
+        }
+
+        /// `qh_detroundoff` for 'C-0' pre-merging.
+        fn detroundoff(&mut self) {
+            let premerge_centrum = 2.0 * self.distround;
+            self.minvisible = premerge_centrum;
+            self.maxcoplanar = self.minvisible;
+            self.minoutside = 2.0 * self.minvisible;
+            self.max_outside = 0.0;
+        }
+
+        /// `qh_detsimplex`: determinant of the first `dim` coordinates of `simplex - apex`.
+        fn detsimplex(&self, apex: usize, simplex: &[usize], dim: usize) -> (f64, bool) {
+            let a = &self.p[apex];
+            let row = |j: usize| {
+                let s = &self.p[simplex[j]];
+                [s[0] - a[0], s[1] - a[1], s[2] - a[2]]
+            };
+            if dim == 2 {
+                let (r0, r1) = (row(0), row(1));
+                let det = r0[0] * r1[1] - r0[1] * r1[0];
+                (det, det.abs() < 10.0 * self.near_zero[1])
+            } else {
+                let (a, b, c) = (row(0), row(1), row(2));
+                let det = a[0] * (b[1] * c[2] - b[2] * c[1]) - b[0] * (a[1] * c[2] - a[2] * c[1])
+                    + c[0] * (a[1] * b[2] - a[2] * b[1]);
+                (det, det.abs() < 10.0 * self.near_zero[2])
+            }
+        }
+
+        /// `qh_maxsimplex` (initial simplex from the axis-extreme points).
+        fn maxsimplex(&mut self, maxpoints: &[usize]) -> Result<Vec<usize>, Failure> {
+            let p = self.p;
+            let (mut maxcoord, mut mincoord) = (-REALMAX, REALMAX);
+            let (mut maxx, mut minx) = (NONE, NONE);
+            for &pt in maxpoints {
+                if maxcoord < p[pt][0] {
+                    maxcoord = p[pt][0];
+                    maxx = pt;
+                }
+                if mincoord > p[pt][0] {
+                    mincoord = p[pt][0];
+                    minx = pt;
+                }
+            }
+            let mut maxdet = maxcoord - mincoord;
+            let mut simplex: Vec<usize> = Vec::with_capacity(4);
+            if minx != NONE {
+                simplex.push(minx);
+            }
+            if simplex.len() < 2 && maxx != NONE && !simplex.contains(&maxx) {
+                simplex.push(maxx);
+            }
+            if simplex.len() < 2 {
+                return Err(Failure::Flat);
+            }
+            for i in 2..4 {
+                let prevdet = maxdet;
+                let mut maxpoint = NONE;
+                maxdet = -1.0;
+                let mut maxnearzero = false;
+                for &pt in maxpoints {
+                    if !simplex.contains(&pt) && pt != maxpoint {
+                        let (det, nz) = self.detsimplex(pt, &simplex, i);
+                        let det = det.abs();
+                        if det > maxdet {
+                            maxdet = det;
+                            maxpoint = pt;
+                            maxnearzero = nz;
+                        }
+                    }
+                }
+                let mut maybe_falsenarrow = false;
+                let targetdet = prevdet * self.maxwidth;
+                let mindet = 10.0 * RATIO_MAXSIMPLEX * targetdet;
+                if maxdet > 0.0 {
+                    let ratio = maxdet / targetdet;
+                    if ratio < RATIO_MAXSIMPLEX {
+                        maybe_falsenarrow = true;
+                    }
+                }
+                if maxpoint == NONE || maxnearzero || maybe_falsenarrow {
+                    for pt in 0..p.len() {
+                        if !maxpoints.contains(&pt) && !simplex.contains(&pt) {
+                            let (det, nz) = self.detsimplex(pt, &simplex, i);
+                            let det = det.abs();
+                            if det > maxdet {
+                                maxdet = det;
+                                maxpoint = pt;
+                                maxnearzero = nz;
+                                if !maxnearzero && maxdet > mindet {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                if maxpoint == NONE {
+                    return Err(Failure::Flat);
+                }
+                simplex.push(maxpoint);
+            }
+            Ok(simplex)
+        }
+
+        /// `qh_createsimplex` and `qh_initialhull`.
+        fn initialhull(&mut self, vertices: &[usize]) -> Result<(), Failure> {
+            let mut toporient = true;
+            let mut newfacets = Vec::with_capacity(4);
+            for (i, &v) in vertices.iter().enumerate() {
+                let nf = self.newfacet();
+                let mut vs = vertices.to_vec();
+                vs.remove(i);
+                self.f[nf].vertices = vs;
+                self.f[nf].toporient = toporient;
+                self.appendfacet(nf);
+                self.f[nf].newfacet = true;
+                self.appendvertex(v);
+                newfacets.push(nf);
+                toporient = !toporient;
+            }
+            let list = self.facets_from(self.newfacet_list);
+            for &nf in &list {
+                let nb: Vec<usize> = list.iter().copied().filter(|&f| f != nf).take(3).collect();
+                self.f[nf].neighbors = nb;
+            }
+            self.resetlists();
+            self.facet_next = self.facet_list;
+            // qh_getcenter
+            let mut c = [0.0; 3];
+            for (k, ck) in c.iter_mut().enumerate() {
+                for &v in vertices {
+                    *ck += self.p[self.v[v].point][k];
+                }
+                *ck /= vertices.len() as f64;
+            }
+            self.interior = c;
+            let first = self.facet_list;
+            self.setfacetplane(first);
+            self.f[first].flipped = false;
+            let dist = self.distplane(&self.interior, first);
+            if dist > self.distround {
+                for f in self.facets_from(self.facet_list) {
+                    self.f[f].toporient = !self.f[f].toporient;
+                }
+                self.setfacetplane(first);
+            }
+            for f in self.facets_from(self.facet_list) {
+                if f != first {
+                    self.setfacetplane(f);
+                }
+            }
+            let all = self.facets_from(self.facet_list);
+            for &f in &all {
+                self.f[f].flipped = false;
+                let dist = self.distplane(&self.interior, f);
+                if dist > self.distround {
+                    for &g in &all {
+                        self.f[g].flipped = false;
+                        self.f[g].toporient = !self.f[g].toporient;
+                        // qh_orientoutside
+                        let d = self.distplane(&self.interior, g);
+                        if d > 0.0 {
+                            let fg = &mut self.f[g];
+                            fg.normal = [-fg.normal[0], -fg.normal[1], -fg.normal[2]];
+                            fg.offset = -fg.offset;
+                        }
+                    }
+                    break;
+                }
+            }
+            let mut minangle = REALMAX;
+            for &f in &all {
+                if !self.checkflipped(f, true) {
+                    return Err(Failure::Flat);
+                }
+                for &nb in &self.f[f].neighbors {
+                    let (a, b) = (&self.f[f].normal, &self.f[nb].normal);
+                    let angle = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+                    minangle = minangle.min(angle);
+                }
+            }
+            if minangle < MAXNARROW {
+                // qh.NARROWhull changes the partition rules; not emulated
+                self.exact = false;
+            }
+            Ok(())
+        }
+
+        /// `qh_DISToutside` (no merges: `qh_USEfindbestnew` is false).
+        fn distoutside(&self) -> f64 {
+            (2.0 * self.minoutside).max(self.max_outside)
+        }
+
+        /// `qh_SEARCHdist`.
+        fn searchdist(&self) -> f64 {
+            self.max_outside + 2.0 * self.distround + self.minvisible.max(self.maxcoplanar)
+        }
+
+        /// `qh_partitionall`.
+        fn partitionall(&mut self, vertices: &[usize]) {
+            let n = self.p.len();
+            let mut isvertex = vec![false; n];
+            for &v in vertices {
+                isvertex[self.v[v].point] = true;
+            }
+            let mut pointset: Vec<usize> = (0..n).filter(|&i| !isvertex[i]).collect();
+            let distoutside = self.distoutside();
+            for facet in self.facets_from(self.facet_list) {
+                let mut bestpoint = NONE;
+                let mut bestdist = -REALMAX;
+                let mut keep = Vec::with_capacity(pointset.len());
+                let mut outside = Vec::new();
+                for &pt in &pointset {
+                    let dist = self.distplane(&self.p[pt], facet);
+                    if dist < distoutside {
+                        keep.push(pt);
+                    } else if bestpoint == NONE {
+                        bestpoint = pt;
+                        bestdist = dist;
+                    } else if dist > bestdist {
+                        outside.push(bestpoint);
+                        bestpoint = pt;
+                        bestdist = dist;
+                    } else {
+                        outside.push(pt);
+                    }
+                }
+                if bestpoint != NONE {
+                    outside.push(bestpoint);
+                    self.f[facet].furthestdist = bestdist;
+                }
+                self.f[facet].outside = outside;
+                pointset = keep;
+            }
+            // MERGING: the remaining points go through qh_partitionpoint with qh_findbestnew
+            self.findbestnew = true;
+            for pt in pointset {
+                let start = self.facet_list;
+                self.partitionpoint(pt, start);
+            }
+            self.findbestnew = false;
+        }
+
+        /// `qh_furthestnext`: makes the facet with the furthest outside point the next facet.
+        fn furthestnext(&mut self) {
+            let mut best = NONE;
+            let mut bestdist = -REALMAX;
+            for f in self.facets_from(self.facet_list) {
+                if !self.f[f].outside.is_empty() && self.f[f].furthestdist > bestdist {
+                    best = f;
+                    bestdist = self.f[f].furthestdist;
+                }
+            }
+            if best != NONE {
+                self.removefacet(best);
+                self.prependfacet_next(best);
+            }
+        }
+
+        // ------------------------------------------------------------------ point location
+
+        /// `qh_findbesthorizon(!qh_IScheckmax, ...)`.
+        fn findbesthorizon(&mut self, point: &P3, startfacet: usize, bestdist: &mut f64) -> usize {
+            let mut bestfacet = startfacet;
+            let searchdist = self.searchdist();
+            let mut minsearch = *bestdist - searchdist;
+            let mut size = 0usize;
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visitid = self.visit_id;
+            self.f[startfacet].visitid = visitid;
+            let mut facet = startfacet;
+            let mut nextfacet = NONE;
+            let mut guard = 0usize;
+            loop {
+                guard += 1;
+                if guard > 4 * self.f.len() + 16 {
+                    self.exact = false;
+                    break;
+                }
+                let neighbors = self.f[facet].neighbors.clone();
+                for nb in neighbors {
+                    if nb == NONE || self.f[nb].visitid == visitid {
+                        continue;
+                    }
+                    self.f[nb].visitid = visitid;
+                    if !self.f[nb].flipped {
+                        let dist = self.distplane(point, nb);
+                        if dist > *bestdist {
+                            minsearch = dist - searchdist;
+                            if dist > *bestdist + searchdist {
+                                size = 0;
+                            }
+                            bestfacet = nb;
+                            *bestdist = dist;
+                        } else if dist < minsearch {
+                            continue;
+                        }
+                    }
+                    if nextfacet != NONE {
+                        if size == 0 {
+                            self.coplanar_stack.clear();
+                        }
+                        self.coplanar_stack.push(nextfacet);
+                        size += 1;
+                    }
+                    nextfacet = nb;
+                }
+                facet = nextfacet;
+                if facet != NONE {
+                    nextfacet = NONE;
+                } else if size == 0 {
+                    break;
+                } else {
+                    size -= 1;
+                    if size == 0 {
+                        facet = self.coplanar_stack[0];
+                        self.coplanar_stack.clear();
+                    } else {
+                        facet = self.coplanar_stack.pop().unwrap_or(NONE);
+                        if facet == NONE {
+                            break;
+                        }
+                    }
+                }
+            }
+            bestfacet
+        }
+
+        /// `qh_findbestnew(point, startfacet, bestoutside)`: (best facet, distance, isoutside).
+        fn findbestnew_at(
+            &mut self,
+            point: &P3,
+            startfacet: usize,
+            bestoutside: bool,
+        ) -> (usize, f64, bool) {
+            let mut bestdist = -REALMAX / 2.0;
+            let mut bestfacet = NONE;
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visitid = self.visit_id;
+            let isdistoutside = !bestoutside;
+            let distoutside = self.distoutside();
+            for i in 0..2 {
+                let start = if i == 0 {
+                    startfacet
+                } else {
+                    self.newfacet_list
+                };
+                let mut facet = start;
+                while facet != NONE && self.f[facet].next != NONE {
+                    if facet == startfacet && i == 1 {
+                        break;
+                    }
+                    self.f[facet].visitid = visitid;
+                    if !self.f[facet].flipped {
+                        let dist = self.distplane(point, facet);
+                        if dist > bestdist {
+                            bestfacet = facet;
+                            if isdistoutside && dist >= distoutside {
+                                return (facet, dist, true);
+                            }
+                            bestdist = dist;
+                        }
+                    }
+                    facet = self.f[facet].next;
+                }
+            }
+            let start = if bestfacet != NONE {
+                bestfacet
+            } else {
+                startfacet
+            };
+            let best = self.findbesthorizon(point, start, &mut bestdist);
+            (best, bestdist, bestdist >= self.minoutside)
+        }
+
+        /// `qh_sharpnewfacets`.
+        fn sharpnewfacets(&self) -> bool {
+            let mut quadrant = [false; 3];
+            for f in self.facets_from(self.newfacet_list) {
+                let n = &self.f[f].normal;
+                if f == self.newfacet_list {
+                    for k in 0..3 {
+                        quadrant[k] = n[k] > 0.0;
+                    }
+                } else {
+                    for k in (0..3).rev() {
+                        if quadrant[k] != (n[k] > 0.0) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        }
+
+        /// `qh_findbest(point, startfacet, !bestoutside, qh_ISnewfacets, ...)`.
+        fn findbest_new(&mut self, point: &P3, startfacet: usize) -> (usize, f64, bool) {
+            let mut bestdist = -REALMAX / 2.0;
+            let mut bestfacet = NONE;
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visitid = self.visit_id;
+            let mut testhorizon = true;
+            if !self.f[startfacet].flipped {
+                let dist = self.distplane(point, startfacet);
+                if dist >= self.minoutside {
+                    return (startfacet, dist, true);
+                }
+                bestdist = dist;
+                bestfacet = startfacet;
+            }
+            self.f[startfacet].visitid = visitid;
+            let mut facet = startfacet;
+            let mut guard = 0usize;
+            while facet != NONE {
+                guard += 1;
+                if guard > self.f.len() + 16 {
+                    self.exact = false;
+                    break;
+                }
+                let mut next = NONE;
+                let neighbors = self.f[facet].neighbors.clone();
+                for nb in neighbors {
+                    if nb == NONE || !self.f[nb].newfacet {
+                        continue;
+                    }
+                    if self.f[nb].visitid == visitid {
+                        continue;
+                    }
+                    self.f[nb].visitid = visitid;
+                    if !self.f[nb].flipped {
+                        let dist = self.distplane(point, nb);
+                        if dist > bestdist {
+                            if dist >= self.minoutside {
+                                return (nb, dist, true);
+                            }
+                            bestfacet = nb;
+                            bestdist = dist;
+                            next = nb;
+                            break;
+                        }
+                    }
+                }
+                facet = next;
+            }
+            if bestfacet == NONE {
+                let nl = self.newfacet_list;
+                let (bf, bd, _) = self.findbestnew_at(point, nl, false);
+                bestfacet = bf;
+                bestdist = bd;
+                testhorizon = false;
+            } else if !self.findbest_notsharp && bestdist < -self.distround {
+                if self.sharpnewfacets() {
+                    let (bf, bd, _) = self.findbestnew_at(point, bestfacet, false);
+                    bestfacet = bf;
+                    bestdist = bd;
+                    testhorizon = false;
+                    self.findbestnew = true;
+                } else {
+                    self.findbest_notsharp = true;
+                }
+            }
+            if testhorizon {
+                bestfacet = self.findbesthorizon(point, bestfacet, &mut bestdist);
+            }
+            (bestfacet, bestdist, bestdist >= self.minoutside)
+        }
+
+        /// `qh_partitionpoint`.
+        fn partitionpoint(&mut self, pt: usize, facet: usize) {
+            let point = self.p[pt];
+            let (best, bestdist, isoutside) = if self.findbestnew {
+                self.findbestnew_at(&point, facet, false)
+            } else {
+                self.findbest_new(&point, facet)
+            };
+            if best == NONE {
+                self.exact = false;
+                return;
+            }
+            if isoutside {
+                let mut isnewoutside = false;
+                if self.f[best].outside.is_empty() {
+                    self.f[best].outside.push(pt);
+                    isnewoutside = true;
+                    self.f[best].furthestdist = bestdist;
+                } else if self.f[best].furthestdist < bestdist {
+                    self.f[best].outside.push(pt);
+                    self.f[best].furthestdist = bestdist;
+                } else {
+                    let o = &mut self.f[best].outside;
+                    let at = o.len() - 1;
+                    o.insert(at, pt);
+                }
+                if isnewoutside && self.facet_next != best {
+                    if self.f[best].newfacet {
+                        if self.facet_next != NONE && self.f[self.facet_next].newfacet {
+                            self.facet_next = self.newfacet_list;
+                        }
+                    } else {
+                        self.removefacet(best);
+                        self.appendfacet(best);
+                        if self.newfacet_list != NONE {
+                            self.f[best].newfacet = true;
+                        }
+                    }
+                }
+            } else if bestdist >= -self.maxcoplanar {
+                // coplanar point: qh_partitioncoplanar only raises qh.max_outside here
+                if bestdist > self.max_outside {
+                    self.max_outside = bestdist;
+                }
+            }
+        }
+
+        // ------------------------------------------------------------------ construction
+
+        /// `qh_buildhull`.
+        fn buildhull(&mut self) -> Result<(), Failure> {
+            self.facet_next = self.facet_list;
+            let mut guard = 0usize;
+            while let Some((pt, facet)) = self.nextfurthest() {
+                guard += 1;
+                if guard > self.p.len() + 8 {
+                    return Err(Failure::Topology(self.distround));
+                }
+                if let Some(stop) = self.stop_add {
+                    if self.num_vertices as i64 - 4 >= stop as i64 - 1 {
+                        return Ok(());
+                    }
+                }
+                self.addpoint(pt, facet)?;
+            }
+            Ok(())
+        }
+
+        /// `qh_nextfurthest`.
+        fn nextfurthest(&mut self) -> Option<(usize, usize)> {
+            let mut loopcount = 0usize;
+            loop {
+                let facet = self.facet_next;
+                if facet == self.facet_tail || facet == NONE {
+                    return None;
+                }
+                loopcount += 1;
+                if loopcount > self.num_facets + 2 {
+                    return None;
+                }
+                if self.f[facet].outside.is_empty() {
+                    self.facet_next = self.f[facet].next;
+                    continue;
+                }
+                let mut facet = facet;
+                if self.pick_furthest {
+                    self.furthestnext();
+                    facet = self.facet_next;
+                }
+                let pt = self.f[facet].outside.pop()?;
+                return Some((pt, facet));
+            }
+        }
+
+        /// `qh_addpoint` without merging.
+        fn addpoint(&mut self, pt: usize, facet: usize) -> Result<(), Failure> {
+            self.findhorizon(pt, facet)?;
+            let apex = self.makenewfacets(pt)?;
+            let _ = apex;
+            self.matchnewfacets()?;
+            for f in self.facets_from(self.newfacet_list) {
+                self.setfacetplane(f);
+            }
+            // qh_update_vertexneighbors_cone (no vertex neighbours yet): interior vertices
+            let mut f = self.visible_list;
+            while f != NONE && self.f[f].visible {
+                for v in self.f[f].vertices.clone() {
+                    if !self.v[v].newfacet && !self.v[v].deleted {
+                        self.v[v].deleted = true;
+                        self.del_vertices.push(v);
+                    }
+                }
+                f = self.f[f].next;
+            }
+            // qh_premerge: 'C-0' returns at once if the new facets are clearly convex
+            if !self.checkzero() {
+                self.exact = false;
+            }
+            self.findbestnew = false;
+            self.partitionvisible();
+            self.findbestnew = false;
+            self.findbest_notsharp = false;
+            self.deletevisible();
+            self.resetlists();
+            Ok(())
+        }
+
+        /// `qh_findhorizon`.
+        fn findhorizon(&mut self, pt: usize, facet: usize) -> Result<(), Failure> {
+            let point = self.p[pt];
+            self.removefacet(facet);
+            self.appendfacet(facet);
+            self.num_visible = 1;
+            self.visible_list = facet;
+            self.f[facet].visible = true;
+            self.f[facet].replace = NONE;
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visit = self.visit_id;
+            let mut numhorizon = 0;
+            let mut visible = self.visible_list;
+            while visible != NONE && self.f[visible].visible {
+                self.f[visible].visitid = visit;
+                for nb in self.f[visible].neighbors.clone() {
+                    if nb == NONE || self.f[nb].visitid == visit {
+                        continue;
+                    }
+                    self.f[nb].visitid = visit;
+                    let dist = self.distplane(&point, nb);
+                    if dist > self.minvisible {
+                        self.removefacet(nb);
+                        self.appendfacet(nb);
+                        self.f[nb].visible = true;
+                        self.f[nb].replace = NONE;
+                        self.num_visible += 1;
+                    } else {
+                        if dist >= -self.maxcoplanar {
+                            // coplanar horizon: qhull merges the new facets into it
+                            self.exact = false;
+                            if dist > 0.0 {
+                                self.max_outside = self.max_outside.max(dist);
+                            }
+                        }
+                        numhorizon += 1;
+                    }
+                }
+                visible = self.f[visible].next;
+            }
+            if numhorizon == 0 {
+                return Err(Failure::Topology(self.distround));
+            }
+            Ok(())
+        }
+
+        /// `qh_makenewfacets` (simplicial visible facets).
+        fn makenewfacets(&mut self, pt: usize) -> Result<usize, Failure> {
+            self.newfacet_list = self.facet_tail;
+            self.newvertex_list = self.vertex_tail;
+            let apex = self.newvertex(pt);
+            self.appendvertex(apex);
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let mut visible = self.visible_list;
+            while visible != NONE && self.f[visible].visible {
+                for nb in self.f[visible].neighbors.clone() {
+                    if nb != NONE {
+                        self.f[nb].seen = false;
+                    }
+                }
+                let mut newfacet = NONE;
+                for nb in self.f[visible].neighbors.clone() {
+                    if nb == NONE || self.f[nb].seen || self.f[nb].visible {
+                        continue;
+                    }
+                    let horizonskip = self.f[nb]
+                        .neighbors
+                        .iter()
+                        .position(|&x| x == visible)
+                        .ok_or(Failure::Topology(self.distround))?;
+                    let mut vertices = Vec::with_capacity(3);
+                    vertices.push(apex);
+                    for (i, &v) in self.f[nb].vertices.iter().enumerate() {
+                        if i != horizonskip {
+                            vertices.push(v);
+                        }
+                    }
+                    if vertices.len() != 3 {
+                        return Err(Failure::Topology(self.distround));
+                    }
+                    let odd = horizonskip & 1 == 1;
+                    let toporient = if self.f[nb].toporient { odd } else { !odd };
+                    newfacet = self.makenewfacet(vertices, toporient, nb);
+                    self.f[nb].neighbors[horizonskip] = newfacet;
+                }
+                if newfacet != NONE {
+                    self.f[visible].replace = newfacet;
+                }
+                self.f[visible].neighbors.clear();
+                visible = self.f[visible].next;
+            }
+            Ok(apex)
+        }
+
+        fn makenewfacet(&mut self, vertices: Vec<usize>, toporient: bool, horizon: usize) -> usize {
+            for &v in &vertices {
+                if !self.v[v].newfacet {
+                    self.removevertex(v);
+                    self.appendvertex(v);
+                }
+            }
+            let nf = self.newfacet();
+            self.f[nf].vertices = vertices;
+            self.f[nf].toporient = toporient;
+            self.f[nf].neighbors = vec![horizon];
+            self.appendfacet(nf);
+            nf
+        }
+
+        /// `qh_matchnewfacets`: links the new facets around the apex. A ridge with more than two
+        /// new facets (a "dupridge", merged by qhull) or mismatched orientations fail.
+        fn matchnewfacets(&mut self) -> Result<(), Failure> {
+            let list = self.facets_from(self.newfacet_list);
+            let mut by_ridge: HashMapU = HashMapU::default();
+            for &nf in &list {
+                let h = self.f[nf].neighbors.first().copied().unwrap_or(NONE);
+                self.f[nf].neighbors = vec![h, NONE, NONE];
+                for skip in 1..3 {
+                    // the ridge is the apex plus the vertex that is not skipped
+                    let other = self.f[nf].vertices[3 - skip];
+                    by_ridge.entry(other).or_default().push((nf, skip));
+                }
+            }
+            for &nf in &list {
+                for skip in 1..3 {
+                    if self.f[nf].neighbors[skip] != NONE {
+                        continue;
+                    }
+                    let other = self.f[nf].vertices[3 - skip];
+                    let e = by_ridge.get(&other).cloned().unwrap_or_default();
+                    if e.len() != 2 {
+                        return Err(Failure::Topology(self.distround));
+                    }
+                    let (g, gskip) = if e[0].0 == nf { e[1] } else { e[0] };
+                    if g == nf {
+                        return Err(Failure::Topology(self.distround));
+                    }
+                    let same = (skip & 1) == (gskip & 1);
+                    let ismatch = same == (self.f[nf].toporient ^ self.f[g].toporient);
+                    if !ismatch || self.f[g].neighbors[gskip] != NONE {
+                        return Err(Failure::Topology(self.distround));
+                    }
+                    self.f[g].neighbors[gskip] = nf;
+                    self.f[nf].neighbors[skip] = g;
+                }
+            }
+            Ok(())
+        }
+
+        /// `qh_checkzero(!qh_ALL)`: true if the new facets are clearly convex.
+        fn checkzero(&mut self) -> bool {
+            let list = self.facets_from(self.newfacet_list);
+            for &f in &list {
+                if self.f[f].flipped || !self.f[f].has_normal {
+                    return false;
+                }
+            }
+            for &f in &list {
+                self.vertex_visit = self.vertex_visit.wrapping_add(1);
+                let vv = self.vertex_visit;
+                let mut horizon = NONE;
+                let neighbors = self.f[f].neighbors.clone();
+                for (i, &nb) in neighbors.iter().enumerate() {
+                    if i == 0 {
+                        horizon = nb;
+                        continue;
+                    }
+                    let v = self.f[f].vertices[i];
+                    self.v[v].visitid = vv;
+                    let dist = self.distplane(&self.p[self.v[v].point], nb);
+                    if dist >= -2.0 * self.distround {
+                        return false;
+                    }
+                }
+                if horizon != NONE {
+                    for &v in &self.f[horizon].vertices {
+                        if self.v[v].visitid != vv {
+                            let dist = self.distplane(&self.p[self.v[v].point], f);
+                            if dist >= -2.0 * self.distround {
+                                return false;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            true
+        }
+
+        /// `qh_partitionvisible(!qh_ALL)`.
+        fn partitionvisible(&mut self) {
+            let mut visible = self.visible_list;
+            while visible != NONE && self.f[visible].visible {
+                let next = self.f[visible].next;
+                if !self.f[visible].outside.is_empty() {
+                    // qh_getreplacement
+                    let mut newfacet = visible;
+                    let mut count = 0;
+                    while newfacet != NONE && self.f[newfacet].visible {
+                        newfacet = self.f[newfacet].replace;
+                        count += 1;
+                        if count > self.f.len() {
+                            newfacet = NONE;
+                            break;
+                        }
+                    }
+                    if newfacet == NONE {
+                        newfacet = self.newfacet_list;
+                    }
+                    let pts = std::mem::take(&mut self.f[visible].outside);
+                    for pt in pts {
+                        self.partitionpoint(pt, newfacet);
+                    }
+                }
+                visible = next;
+            }
+            // deleted vertices are partitioned as coplanar points: only qh.max_outside can change
+            for v in self.del_vertices.clone() {
+                if self.v[v].partitioned {
+                    continue;
+                }
+                let point = self.p[self.v[v].point];
+                let start = self.newfacet_list;
+                if start != NONE {
+                    let (_, bestdist, _) = self.findbestnew_at(&point, start, true);
+                    if bestdist >= -self.maxcoplanar && bestdist > self.max_outside {
+                        self.max_outside = bestdist;
+                    }
+                }
+                self.v[v].partitioned = true;
+            }
+        }
+
+        /// `qh_deletevisible`.
+        fn deletevisible(&mut self) {
+            let mut visible = self.visible_list;
+            while visible != NONE && self.f[visible].visible {
+                let next = self.f[visible].next;
+                self.removefacet(visible);
+                self.f[visible].next = NONE;
+                self.f[visible].prev = NONE;
+                visible = next;
+            }
+            self.num_visible = 0;
+            for v in std::mem::take(&mut self.del_vertices) {
+                self.removevertex(v);
+            }
+        }
+
+        // ------------------------------------------------------------------ output
+
+        fn output(&self) -> Graph {
+            let mut vertices = Vec::new();
+            let mut vertex_id = vec![0u32; self.p.len()];
+            let mut v = self.vertex_list;
+            while v != NONE && self.v[v].next != NONE {
+                vertices.push(self.v[v].point);
+                vertex_id[self.v[v].point] = self.v[v].id;
+                v = self.v[v].next;
+            }
+            let facets = self
+                .facets_from(self.facet_list)
+                .into_iter()
+                .map(|f| {
+                    let vs = &self.f[f].vertices;
+                    Facet {
+                        v: [
+                            self.v[vs[0]].point,
+                            self.v[vs[1]].point,
+                            self.v[vs[2]].point,
+                        ],
+                        toporient: self.f[f].toporient,
+                    }
+                })
+                .collect();
+            Graph {
+                vertices,
+                facets,
+                vertex_id,
+            }
+        }
+    }
+
+    type HashMapU = std::collections::HashMap<usize, Vec<(usize, usize)>>;
+}
+
+/// Repair of an unmerged hull where qhull merges: coplanar triangles grouped into faces,
+/// vertices inside faces or on edges dropped, faces re-triangulated as fans from their newest
+/// vertex.
+mod repair {
+    use super::{cross, dot, sub, Facet, Graph, HashMap, NONE, P3};
+
+    /// The merged and re-triangulated hull, or `None` if `g` is not a closed convex triangle
+    /// mesh containing the points (within a multiple of `distround`).
+    pub(super) fn merge_coplanar(
+        p: &[P3],
+        g: &Graph,
+        distround: f64,
+        contains_all: bool,
+    ) -> Option<Graph> {
+        let nf = g.facets.len();
+        if nf < 4 {
+            return None;
+        }
+        // planes (outward, unit) of the facets, from MuJoCo's outward triangles
+        let faces: Vec<[usize; 3]> = g.facets.iter().map(Facet::face).collect();
+        let mut planes = Vec::with_capacity(nf);
+        for f in &faces {
+            let n = cross(&sub(&p[f[1]], &p[f[0]]), &sub(&p[f[2]], &p[f[0]]));
+            let len = dot(&n, &n).sqrt();
+            let n = if len > 0.0 && len.is_finite() {
+                [n[0] / len, n[1] / len, n[2] / len]
+            } else {
+                [0.0; 3]
+            };
+            let c = [
+                (p[f[0]][0] + p[f[1]][0] + p[f[2]][0]) / 3.0,
+                (p[f[0]][1] + p[f[1]][1] + p[f[2]][1]) / 3.0,
+                (p[f[0]][2] + p[f[1]][2] + p[f[2]][2]) / 3.0,
+            ];
+            planes.push((n, dot(&n, &c)));
+        }
+        // edges: directed edge -> facet; a closed, consistently oriented manifold
+        let mut edge: HashMap<(usize, usize), usize> = HashMap::with_capacity(3 * nf);
+        for (fi, f) in faces.iter().enumerate() {
+            for k in 0..3 {
+                if edge.insert((f[k], f[(k + 1) % 3]), fi).is_some() {
+                    return None;
+                }
+            }
+        }
+        for &(a, b) in edge.keys() {
+            if !edge.contains_key(&(b, a)) {
+                return None;
+            }
+        }
+        // containment (qhull keeps points within its merge tolerance)
+        let tol = 1000.0 * distround;
+        for q in p.iter().filter(|_| contains_all) {
+            for (n, d) in &planes {
+                if dot(n, q) - d > tol.max(1e3 * f64::EPSILON * (d.abs() + 1.0)) {
+                    return None;
+                }
+            }
+        }
+        // coplanar groups: union of adjacent facets whose centres are within the pre-merge
+        // centrum radius (2 qh.DISTround) of each other's planes, or non-convex
+        let radius = 2.0 * distround;
+        let mut parent: Vec<usize> = (0..nf).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let centre = |f: &[usize; 3]| {
+            [
+                (p[f[0]][0] + p[f[1]][0] + p[f[2]][0]) / 3.0,
+                (p[f[0]][1] + p[f[1]][1] + p[f[2]][1]) / 3.0,
+                (p[f[0]][2] + p[f[1]][2] + p[f[2]][2]) / 3.0,
+            ]
+        };
+        for (&(a, b), &fa) in &edge {
+            if a > b {
+                continue;
+            }
+            let Some(&fb) = edge.get(&(b, a)) else {
+                return None;
+            };
+            let ca = centre(&faces[fa]);
+            let cb = centre(&faces[fb]);
+            let da = dot(&planes[fb].0, &ca) - planes[fb].1;
+            let db = dot(&planes[fa].0, &cb) - planes[fa].1;
+            if da > -radius || db > -radius {
+                let (ra, rb) = (find(&mut parent, fa), find(&mut parent, fb));
+                if ra != rb {
+                    parent[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+        let group: Vec<usize> = (0..nf).map(|f| find(&mut parent, f)).collect();
+        // extreme vertices: on at least 3 faces
+        let n = p.len();
+        let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (fi, f) in faces.iter().enumerate() {
+            for &v in f {
+                if !groups_of[v].contains(&group[fi]) {
+                    groups_of[v].push(group[fi]);
+                }
+            }
+        }
+        let keep = |v: usize| groups_of[v].len() >= 3;
+        // group sizes and whether a group needs re-triangulation
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); nf];
+        for fi in 0..nf {
+            members[group[fi]].push(fi);
+        }
+        let mut out_facets = Vec::with_capacity(nf);
+        let mut fans: Vec<usize> = Vec::new();
+        for fi in 0..nf {
+            let gi = group[fi];
+            if members[gi].len() == 1 && faces[fi].iter().all(|&v| keep(v)) {
+                out_facets.push(g.facets[fi].clone());
+            } else if members[gi][0] == fi {
+                fans.push(gi);
+            }
+        }
+        for gi in fans {
+            // boundary cycle of the group: directed edges whose twin is in another group
+            let mut next: HashMap<usize, usize> = HashMap::new();
+            for &fi in &members[gi] {
+                let f = faces[fi];
+                for k in 0..3 {
+                    let (a, b) = (f[k], f[(k + 1) % 3]);
+                    let tw = edge.get(&(b, a)).copied().unwrap_or(NONE);
+                    if tw == NONE || group[tw] != gi {
+                        if next.insert(a, b).is_some() {
+                            return None;
+                        }
+                    }
+                }
+            }
+            let &start = next.keys().min()?;
+            let mut cycle = vec![start];
+            let mut cur = start;
+            loop {
+                let nx = *next.get(&cur)?;
+                if nx == start {
+                    break;
+                }
+                cycle.push(nx);
+                cur = nx;
+                if cycle.len() > next.len() {
+                    return None;
+                }
+            }
+            if cycle.len() != next.len() {
+                return None;
+            }
+            let poly: Vec<usize> = cycle.into_iter().filter(|&v| keep(v)).collect();
+            if poly.len() < 3 {
+                return None;
+            }
+            // fan from the newest vertex (qh_triangulate_facet's apex)
+            let (ai, _) = poly
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, &v)| g.vertex_id[v])?;
+            let m = poly.len();
+            for k in 1..m - 1 {
+                let b = poly[(ai + k) % m];
+                let c = poly[(ai + k + 1) % m];
+                out_facets.push(Facet::from_outward([poly[ai], b, c], |v| {
+                    g.vertex_id[v] as usize
+                }));
+            }
+        }
+        let vertices: Vec<usize> = g.vertices.iter().copied().filter(|&v| keep(v)).collect();
+        Some(Graph {
+            vertices,
+            facets: out_facets,
+            vertex_id: g.vertex_id.clone(),
+        })
+    }
+}
+
+/// `MakePolygons`: hull triangles grouped by rounded normal angles (in the file frame), each
+/// group traced into boundary paths; the groups are visited in the order of libc++'s
+/// `std::unordered_map<std::pair<double, double>, MeshPolygon, PairHash>`.
+mod polygons {
+    use super::{cross, dot, sub, P3};
+
+    const ANGLE_TOL: f64 = 0.01;
+    const NONE: usize = usize::MAX;
+
+    /// `MeshPolygonKey`: rounded azimuthal and polar angles of the face normal.
+    fn key(v1: &P3, v2: &P3, v3: &P3) -> Option<(f64, f64)> {
+        let mut n = cross(&sub(v2, v1), &sub(v3, v1));
+        let norm = dot(&n, &n).sqrt();
+        if norm < super::MINVAL {
+            return None;
+        }
+        for c in n.iter_mut() {
+            *c = *c / norm + 0.0;
+        }
+        if n[2].abs() > 1.0 - 1e-7 {
+            let rphi = if n[2] < 0.0 {
+                (std::f64::consts::PI / ANGLE_TOL).round()
+            } else {
+                0.0
+            };
+            return Some((0.0, rphi));
+        }
+        Some((
+            (n[1].atan2(n[0]) / ANGLE_TOL).round(),
+            (n[2].acos() / ANGLE_TOL).round(),
+        ))
+    }
+
+    /// `MeshPolygon`: boundary edges with island bookkeeping.
+    struct MeshPolygon {
+        edges: Vec<(usize, usize)>,
+        islands: Vec<usize>,
+        nisland: usize,
+    }
+
+    impl MeshPolygon {
+        fn new(a: usize, b: usize, c: usize) -> Self {
+            MeshPolygon {
+                edges: vec![(a, b), (b, c), (c, a)],
+                islands: vec![0, 0, 0],
+                nisland: 1,
+            }
+        }
+
+        fn combine(&mut self, i1: &mut usize, i2: &mut usize) {
+            if *i2 < *i1 {
+                std::mem::swap(i1, i2);
+            }
+            for k in self.islands.iter_mut() {
+                if *k == *i2 {
+                    *k = *i1;
+                } else if *k > *i2 {
+                    *k -= 1;
+                }
+            }
+        }
+
+        fn insert(&mut self, v1: usize, v2: usize, v3: usize) {
+            let (mut add1, mut add2, mut add3) = (true, true, true);
+            let mut island: Option<usize> = None;
+            if let Some(i) = self.edges.iter().position(|e| *e == (v2, v1)) {
+                add1 = false;
+                island = Some(self.islands[i]);
+                self.edges.remove(i);
+                self.islands.remove(i);
+            }
+            for (edge, add) in [((v3, v2), &mut add2), ((v1, v3), &mut add3)] {
+                if let Some(i) = self.edges.iter().position(|e| *e == edge) {
+                    let mut other = self.islands[i];
+                    match island {
+                        None => island = Some(other),
+                        Some(mut isl) if isl != other => {
+                            self.nisland = self.nisland.saturating_sub(1);
+                            self.combine(&mut isl, &mut other);
+                            island = Some(isl);
+                        }
+                        _ => {}
+                    }
+                    *add = false;
+                    self.edges.remove(i);
+                    self.islands.remove(i);
+                }
+            }
+            let island = match island {
+                Some(i) => i,
+                None => {
+                    self.nisland += 1;
+                    self.nisland - 1
+                }
+            };
+            for (e, add) in [((v1, v2), add1), ((v2, v3), add2), ((v3, v1), add3)] {
+                if add {
+                    self.edges.push(e);
+                    self.islands.push(island);
+                }
+            }
+        }
+
+        /// `MeshPolygon::Paths` (4.0.0 traces every island, also when three edges remain; the
+        /// older storage-order shortcut for three edges could reverse a triangle).
+        fn paths(&self) -> Vec<Vec<usize>> {
+            let mut paths = Vec::new();
+            for i in 0..self.nisland {
+                let mut path = Vec::new();
+                for (j, e) in self.edges.iter().enumerate() {
+                    if self.islands[j] == i {
+                        path.push(e.0);
+                        path.push(e.1);
+                        break;
+                    }
+                }
+                if path.is_empty() {
+                    continue;
+                }
+                let mut next = path[path.len() - 1];
+                for _ in 0..self.edges.len() {
+                    let mut finished = false;
+                    for k in 1..self.edges.len() {
+                        if self.islands[k] == i && self.edges[k].0 == next {
+                            next = self.edges[k].1;
+                            if next == path[0] {
+                                paths.push(path.clone());
+                                finished = true;
+                                break;
+                            }
+                            path.push(next);
+                            break;
+                        }
+                    }
+                    if finished {
+                        break;
+                    }
+                }
+            }
+            paths
+        }
+    }
+
+    /// libc++ `std::hash<double>`: the bit pattern, 0 for both zeros.
+    fn hash_double(x: f64) -> u64 {
+        if x == 0.0 {
+            0
+        } else {
+            x.to_bits()
+        }
+    }
+
+    /// The key's hash: a boost-style `hash_combine` of the two `std::hash<double>` values
+    /// (found to reproduce MuJoCo 4.0.0's polygon order).
+    fn hash_key(k: (f64, f64)) -> u64 {
+        let mut seed: u64 = 0;
+        for h in [hash_double(k.0), hash_double(k.1)] {
+            seed ^= h
+                .wrapping_add(0x9e37_79b9)
+                .wrapping_add(seed << 6)
+                .wrapping_add(seed >> 2);
+        }
+        seed
+    }
+
+    fn constrain(h: u64, bc: usize) -> usize {
+        let bc64 = bc as u64;
+        if bc & (bc - 1) == 0 {
+            (h & (bc64 - 1)) as usize
+        } else if h < bc64 {
+            h as usize
+        } else {
+            (h % bc64) as usize
+        }
+    }
+
+    fn is_prime(n: usize) -> bool {
+        if n < 2 {
+            return false;
+        }
+        let mut d = 2;
+        while d * d <= n {
+            if n % d == 0 {
+                return false;
+            }
+            d += 1;
+        }
+        true
+    }
+
+    fn next_prime(mut n: usize) -> usize {
+        while !is_prime(n) {
+            n += 1;
+        }
+        n
+    }
+
+    /// The node order of a libc++ `unordered_map` with unique keys after the given insertions
+    /// (each key inserted once, in order): returns node indices in iteration order.
+    fn libcxx_order(hashes: &[u64]) -> Vec<usize> {
+        const BB: usize = usize::MAX - 1; // before-begin node
+        let n = hashes.len();
+        let mut next = vec![NONE; n];
+        let mut first = NONE; // before-begin's next
+        let mut buckets: Vec<usize> = Vec::new();
+        let mut bc = 0usize;
+        let get_next =
+            |next: &Vec<usize>, first: usize, x: usize| if x == BB { first } else { next[x] };
+        for (node, &h) in hashes.iter().enumerate() {
+            let size = node;
+            if bc == 0 || (size + 1) as f32 > bc as f32 {
+                let is_pow2 = bc > 2 && bc & (bc - 1) == 0;
+                let want = ((size + 1) as f32).ceil() as usize;
+                let mut nbc = (2 * bc + usize::from(!is_pow2)).max(want);
+                if nbc == 1 {
+                    nbc = 2;
+                } else if nbc & (nbc - 1) != 0 {
+                    nbc = next_prime(nbc);
+                }
+                if nbc > bc {
+                    // __do_rehash
+                    buckets = vec![NONE; nbc];
+                    bc = nbc;
+                    let mut pp = BB;
+                    let mut cp = first;
+                    if cp != NONE {
+                        let mut chash = constrain(hashes[cp], bc);
+                        buckets[chash] = pp;
+                        let mut phash = chash;
+                        pp = cp;
+                        cp = next[cp];
+                        while cp != NONE {
+                            chash = constrain(hashes[cp], bc);
+                            if chash == phash {
+                                pp = cp;
+                            } else if buckets[chash] == NONE {
+                                buckets[chash] = pp;
+                                pp = cp;
+                                phash = chash;
+                            } else {
+                                let np = cp;
+                                // pp->next = np->next
+                                let after = next[np];
+                                if pp == BB {
+                                    first = after;
+                                } else {
+                                    next[pp] = after;
+                                }
+                                let b = buckets[chash];
+                                next[np] = get_next(&next, first, b);
+                                if b == BB {
+                                    first = cp;
+                                } else {
+                                    next[b] = cp;
+                                }
+                            }
+                            cp = if pp == BB { first } else { next[pp] };
+                        }
+                    }
+                }
+            }
+            let chash = constrain(h, bc);
+            let pn = buckets[chash];
+            if pn == NONE {
+                next[node] = first;
+                first = node;
+                buckets[chash] = BB;
+                if next[node] != NONE {
+                    let b = constrain(hashes[next[node]], bc);
+                    buckets[b] = node;
+                }
+            } else {
+                next[node] = get_next(&next, first, pn);
+                if pn == BB {
+                    first = node;
+                } else {
+                    next[pn] = node;
+                }
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut x = first;
+        while x != NONE && order.len() < n {
+            order.push(x);
+            x = next[x];
+        }
+        order
+    }
+
+    /// The polygons (paths of point ids) in MuJoCo's order.
+    pub(super) fn make(pts: &[P3], faces: &[[usize; 3]]) -> Vec<Vec<usize>> {
+        let mut keys: Vec<(f64, f64)> = Vec::new();
+        let mut index: std::collections::HashMap<(u64, u64), usize> = Default::default();
+        let mut polys: Vec<MeshPolygon> = Vec::new();
+        for f in faces {
+            let Some(k) = key(&pts[f[0]], &pts[f[1]], &pts[f[2]]) else {
+                continue;
+            };
+            // std::pair<double, double> equality: -0.0 == 0.0
+            let bits = ((k.0 + 0.0).to_bits(), (k.1 + 0.0).to_bits());
+            match index.get(&bits) {
+                Some(&i) => polys[i].insert(f[0], f[1], f[2]),
+                None => {
+                    index.insert(bits, keys.len());
+                    keys.push(k);
+                    polys.push(MeshPolygon::new(f[0], f[1], f[2]));
+                }
+            }
+        }
+        let hashes: Vec<u64> = keys.iter().map(|k| hash_key(*k)).collect();
+        let mut out = Vec::new();
+        for i in libcxx_order(&hashes) {
+            for path in polys[i].paths() {
+                if path.len() >= 3 {
+                    out.push(path);
+                }
+            }
+        }
+        out
+    }
+}

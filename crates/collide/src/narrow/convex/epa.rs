@@ -1,0 +1,600 @@
+//! EPA (expanding polytope algorithm): penetration depth, direction and witness points of two
+//! overlapping shapes, grown from the final GJK simplex. Follows MuJoCo's
+//! `engine_collision_gjk.c` (`polytope2/3/4`, `epa`, horizon construction).
+//!
+//! Everything lives in fixed-size arrays: at most [`MAX_EPA_ITERATIONS`] expansions, with room
+//! for `6 ×` that many faces (MuJoCo's budget). When the face buffer would overflow, EPA stops
+//! and reports the best face so far, as MuJoCo does.
+
+use glam::DVec3;
+
+use super::gjk::{project_origin_plane, tri_affine};
+use super::support::{minkowski_support, Object, Vertex, MINVAL};
+
+/// Most EPA expansions (MuJoCo: `min(ccd_iterations, 1000)`; the option's value is capped here).
+pub const MAX_EPA_ITERATIONS: usize = 100;
+const MAX_VERTS: usize = MAX_EPA_ITERATIONS + 6;
+const MAX_FACES: usize = 6 * MAX_EPA_ITERATIONS;
+const MINDIST: f64 = MINVAL * MINVAL;
+
+/// Why EPA could not run (MuJoCo's `mjEPAStatus`); `Ok` when it did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EpaStatus {
+    /// EPA did not run (GJK found no overlap).
+    #[default]
+    NotRun,
+    /// The polytope was built and expanded.
+    Ok,
+    /// The hexahedron grown around a GJK segment is not convex.
+    P2NonConvex,
+    /// The GJK triangle is degenerate.
+    P3BadNormal,
+    /// A support point grown from the GJK triangle lies in the triangle.
+    P3InvalidVertex,
+    /// The origin lies on a face of the initial hexahedron.
+    P3OriginOnFace,
+    /// The GJK tetrahedron does not contain the origin.
+    P4MissingOrigin,
+    /// The face buffer is full (cannot happen with MuJoCo's budget; kept for safety).
+    OutOfMemory,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Face {
+    verts: [u16; 3],
+    adj: [u16; 3],
+    /// Projection of the origin on the face's plane (pointing away from the polytope centre).
+    v: DVec3,
+    dist2: f64,
+    /// Slot in the map; -1 not in the map, -2 deleted.
+    index: i32,
+}
+
+/// The expanding polytope and its scratch space.
+pub(crate) struct Polytope {
+    verts: [Vertex; MAX_VERTS],
+    nverts: usize,
+    faces: [Face; MAX_FACES],
+    nfaces: usize,
+    map: [u16; MAX_FACES],
+    nmap: usize,
+    center: DVec3,
+    h_index: [u16; MAX_FACES],
+    h_edge: [u8; MAX_FACES],
+    nedges: usize,
+    h_w: DVec3,
+    overflow: bool,
+}
+
+/// Output of EPA.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EpaResult {
+    /// Minus the penetration depth (0 when EPA found no usable face).
+    pub dist: f64,
+    /// Witness on shape 1.
+    pub x1: DVec3,
+    /// Witness on shape 2.
+    pub x2: DVec3,
+    /// The closest face's three vertices (for multi-contact), valid when `found`.
+    pub face: [Vertex; 3],
+    /// A face was found.
+    pub found: bool,
+    /// Expansions done.
+    pub iterations: usize,
+    /// The iteration budget ran out before convergence.
+    pub exhausted: bool,
+    /// Status of the polytope construction.
+    pub status: EpaStatus,
+}
+
+impl Polytope {
+    pub fn new() -> Self {
+        Polytope {
+            verts: [Vertex::default(); MAX_VERTS],
+            nverts: 0,
+            faces: [Face::default(); MAX_FACES],
+            nfaces: 0,
+            map: [0; MAX_FACES],
+            nmap: 0,
+            center: DVec3::ZERO,
+            h_index: [0; MAX_FACES],
+            h_edge: [0; MAX_FACES],
+            nedges: 0,
+            h_w: DVec3::ZERO,
+            overflow: false,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nverts = 0;
+        self.nfaces = 0;
+        self.nmap = 0;
+        self.nedges = 0;
+    }
+
+    fn insert_vertex(&mut self, v: Vertex) -> usize {
+        if self.nverts >= MAX_VERTS {
+            self.overflow = true;
+            return self.nverts - 1;
+        }
+        self.verts[self.nverts] = v;
+        self.nverts += 1;
+        self.nverts - 1
+    }
+
+    fn support(&mut self, o1: &mut Object, o2: &mut Object, d: DVec3, dnorm: f64) -> usize {
+        let dir = if dnorm > MINVAL { d / dnorm } else { DVec3::X };
+        let v = minkowski_support(o1, o2, dir);
+        self.insert_vertex(v)
+    }
+
+    /// Attaches a face; returns its squared distance to the origin (0 if degenerate).
+    fn attach(&mut self, v1: usize, v2: usize, v3: usize, a1: usize, a2: usize, a3: usize) -> f64 {
+        if self.nfaces >= MAX_FACES {
+            self.overflow = true;
+            return 0.0;
+        }
+        let fi = self.nfaces;
+        self.nfaces += 1;
+        let face = &mut self.faces[fi];
+        face.verts = [v1 as u16, v2 as u16, v3 as u16];
+        face.adj = [a1 as u16, a2 as u16, a3 as u16];
+        face.index = -1;
+        face.dist2 = 0.0;
+        let Some(mut v) = project_origin_plane(
+            self.verts[v3].vert,
+            self.verts[v2].vert,
+            self.verts[v1].vert,
+        ) else {
+            return 0.0;
+        };
+        if !v.is_finite() {
+            return 0.0;
+        }
+        let outward = self.verts[v1].vert - self.center;
+        if v.dot(outward) < 0.0 {
+            v = -v;
+        }
+        face.v = v;
+        face.dist2 = v.dot(v);
+        face.dist2
+    }
+
+    fn add_to_map(&mut self, fi: usize) {
+        let i = self.nmap;
+        self.map[i] = fi as u16;
+        self.faces[fi].index = i as i32;
+        self.nmap += 1;
+    }
+
+    fn delete_face(&mut self, fi: usize) {
+        let idx = self.faces[fi].index;
+        if idx >= 0 {
+            let idx = idx as usize;
+            self.nmap -= 1;
+            let last = self.map[self.nmap] as usize;
+            self.map[idx] = last as u16;
+            self.faces[last].index = idx as i32;
+        }
+        self.faces[fi].index = -2;
+    }
+
+    fn add_edge(&mut self, fi: usize, edge: usize) {
+        if self.nedges >= MAX_FACES {
+            self.overflow = true;
+            return;
+        }
+        self.h_index[self.nedges] = fi as u16;
+        self.h_edge[self.nedges] = edge as u8;
+        self.nedges += 1;
+    }
+
+    fn edge_of(&self, fi: usize, vertex: u16) -> usize {
+        let f = &self.faces[fi];
+        if f.verts[0] == vertex {
+            0
+        } else if f.verts[1] == vertex {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Deletes the faces visible from `h_w` reachable from `fi` (entered through edge `e`);
+    /// returns whether `fi` is visible.
+    fn horizon_rec(&mut self, fi: usize, e: usize) -> bool {
+        let face = self.faces[fi];
+        if face.v.dot(self.h_w) - face.dist2 > MINVAL {
+            self.delete_face(fi);
+            for k in 1..3 {
+                let i = (e + k) % 3;
+                let adj = face.adj[i] as usize;
+                if adj < self.nfaces && self.faces[adj].index > -2 {
+                    let adj_edge = self.edge_of(adj, face.verts[(i + 1) % 3]);
+                    if !self.horizon_rec(adj, adj_edge) {
+                        self.add_edge(adj, adj_edge);
+                    }
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    fn horizon(&mut self, fi: usize) {
+        self.delete_face(fi);
+        let face = self.faces[fi];
+        for i in 0..3 {
+            let adj = face.adj[i] as usize;
+            if adj >= self.nfaces {
+                continue;
+            }
+            let adj_edge = self.edge_of(adj, face.verts[(i + 1) % 3]);
+            if (i == 0 || self.faces[adj].index > -2) && !self.horizon_rec(adj, adj_edge) {
+                self.add_edge(adj, adj_edge);
+            }
+        }
+    }
+
+    fn map_all(&mut self, n: usize) {
+        for i in 0..n {
+            self.map[i] = i as u16;
+            self.faces[i].index = i as i32;
+        }
+        self.nmap = n;
+    }
+
+    /// Initial polytope from a GJK segment: a hexahedron around it.
+    fn from_segment(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+        let v1 = s[0].vert;
+        let v2 = s[1].vert;
+        self.center = 0.5 * (v1 + v2);
+        let diff = v2 - v1;
+        let mut index = 0;
+        let mut value = f64::MAX;
+        for i in 0..3 {
+            if diff[i].abs() < value {
+                value = diff[i].abs();
+                index = i;
+            }
+        }
+        let mut e = DVec3::ZERO;
+        e[index] = 1.0;
+        let d1 = e.cross(diff);
+        let r = rot120(diff);
+        let d2 = r * d1;
+        let d3 = r * d2;
+
+        let v1i = self.insert_vertex(s[0]);
+        let v2i = self.insert_vertex(s[1]);
+        let v3i = self.support(o1, o2, d1, d1.length());
+        let v4i = self.support(o1, o2, d2, d2.length());
+        let v5i = self.support(o1, o2, d3, d3.length());
+
+        let faces: [[usize; 6]; 6] = [
+            [v1i, v3i, v4i, 1, 3, 2],
+            [v1i, v5i, v3i, 2, 4, 0],
+            [v1i, v4i, v5i, 0, 5, 1],
+            [v2i, v4i, v3i, 5, 0, 4],
+            [v2i, v3i, v5i, 3, 1, 5],
+            [v2i, v5i, v4i, 4, 2, 3],
+        ];
+        for f in faces {
+            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+                let t = [
+                    self.verts[f[0]],
+                    self.verts[f[1]],
+                    self.verts[f[2]],
+                    Vertex::default(),
+                ];
+                self.reset();
+                return self.from_triangle(&t, o1, o2);
+            }
+        }
+        let (p1, p2) = (self.verts[v1i].vert, self.verts[v2i].vert);
+        let (p3, p4, p5) = (
+            self.verts[v3i].vert,
+            self.verts[v4i].vert,
+            self.verts[v5i].vert,
+        );
+        if ray_triangle(p1, p2, p3, p4, p5) == 0 {
+            return EpaStatus::P2NonConvex;
+        }
+        self.map_all(6);
+        EpaStatus::Ok
+    }
+
+    /// Initial polytope from a GJK triangle: a hexahedron (two tetrahedra sharing it).
+    fn from_triangle(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+        let (v1, v2, v3) = (s[0].vert, s[1].vert, s[2].vert);
+        self.center = (v1 + v2 + v3) * (1.0 / 3.0);
+        let n = (v2 - v1).cross(v3 - v1);
+        let n_norm = n.length();
+        if !(n_norm >= MINVAL) {
+            return EpaStatus::P3BadNormal;
+        }
+        let v1i = self.insert_vertex(s[0]);
+        let v2i = self.insert_vertex(s[1]);
+        let v3i = self.insert_vertex(s[2]);
+        let v5i = self.support(o1, o2, -n, n_norm);
+        let v4i = self.support(o1, o2, n, n_norm);
+        let p4 = self.verts[v4i].vert;
+        let p5 = self.verts[v5i].vert;
+        if tri_point_intersect(v1, v2, v3, p4) || tri_point_intersect(v1, v2, v3, p5) {
+            return EpaStatus::P3InvalidVertex;
+        }
+        let faces: [[usize; 6]; 6] = [
+            [v4i, v1i, v2i, 1, 3, 2],
+            [v4i, v3i, v1i, 2, 4, 0],
+            [v4i, v2i, v3i, 0, 5, 1],
+            [v5i, v2i, v1i, 5, 0, 4],
+            [v5i, v1i, v3i, 3, 1, 5],
+            [v5i, v3i, v2i, 4, 2, 3],
+        ];
+        for f in faces {
+            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+                return EpaStatus::P3OriginOnFace;
+            }
+        }
+        self.map_all(6);
+        EpaStatus::Ok
+    }
+
+    /// Initial polytope from a GJK tetrahedron.
+    fn from_tetrahedron(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+        let v1 = self.insert_vertex(s[0]);
+        let v2 = self.insert_vertex(s[1]);
+        let v3 = self.insert_vertex(s[2]);
+        let v4 = self.insert_vertex(s[3]);
+        self.center = (s[0].vert + s[1].vert + s[2].vert + s[3].vert) * 0.25;
+        let faces: [[usize; 6]; 4] = [
+            [v1, v2, v3, 1, 3, 2],
+            [v1, v4, v2, 2, 3, 0],
+            [v1, v3, v4, 0, 3, 1],
+            [v4, v3, v2, 2, 0, 1],
+        ];
+        for f in faces {
+            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+                let t = [
+                    self.verts[f[0]],
+                    self.verts[f[1]],
+                    self.verts[f[2]],
+                    Vertex::default(),
+                ];
+                self.reset();
+                return self.from_triangle(&t, o1, o2);
+            }
+        }
+        if !test_tetra(s[0].vert, s[1].vert, s[2].vert, s[3].vert) {
+            return EpaStatus::P4MissingOrigin;
+        }
+        self.map_all(4);
+        EpaStatus::Ok
+    }
+}
+
+/// Runs EPA from a GJK simplex of `n` (2, 3 or 4) vertices.
+pub(crate) fn epa(
+    pt: &mut Polytope,
+    simplex: &[Vertex; 4],
+    n: usize,
+    o1: &mut Object,
+    o2: &mut Object,
+    max_iterations: usize,
+    tolerance: f64,
+) -> EpaResult {
+    let mut res = EpaResult {
+        dist: 0.0,
+        x1: DVec3::ZERO,
+        x2: DVec3::ZERO,
+        face: [Vertex::default(); 3],
+        found: false,
+        iterations: 0,
+        exhausted: false,
+        status: EpaStatus::NotRun,
+    };
+    pt.reset();
+    pt.overflow = false;
+    let status = match n {
+        2 => pt.from_segment(simplex, o1, o2),
+        3 => pt.from_triangle(simplex, o1, o2),
+        4 => pt.from_tetrahedron(simplex, o1, o2),
+        _ => return res,
+    };
+    res.status = if pt.overflow {
+        EpaStatus::OutOfMemory
+    } else {
+        status
+    };
+    if res.status != EpaStatus::Ok {
+        return res;
+    }
+
+    let discrete = o1.discrete() && o2.discrete();
+    let tolerance = if discrete { MINVAL } else { tolerance };
+    let kmax = max_iterations.min(MAX_EPA_ITERATIONS);
+    let mut upper = f64::MAX;
+    let mut upper2 = f64::MAX;
+    let mut face: Option<usize> = None;
+    let mut k = 0;
+    let mut converged = false;
+    while k < kmax {
+        let pface = face;
+        let mut lower2 = f64::MAX;
+        for i in 0..pt.nmap {
+            let fi = pt.map[i] as usize;
+            if pt.faces[fi].dist2 < lower2 {
+                face = Some(fi);
+                lower2 = pt.faces[fi].dist2;
+            }
+        }
+        let Some(fi) = face else {
+            converged = true;
+            break;
+        };
+        if lower2 > upper2 {
+            face = pface;
+            converged = true;
+            break;
+        }
+        if lower2 <= 0.0 {
+            converged = true;
+            break;
+        }
+        let lower = lower2.sqrt();
+        let fv = pt.faces[fi].v;
+        let wi = pt.support(o1, o2, fv, lower);
+        if pt.overflow {
+            break;
+        }
+        let w = pt.verts[wi];
+        let upper_k = fv.dot(w.vert) / lower;
+        if upper_k < upper {
+            upper = upper_k;
+            upper2 = upper * upper;
+        }
+        if upper_k - lower < tolerance {
+            if k == 0 && upper < lower - 1e-10 {
+                face = None;
+            }
+            converged = true;
+            break;
+        }
+        if discrete {
+            let nv = pt.nverts - 1;
+            let repeated = pt.verts[..nv]
+                .iter()
+                .any(|v| v.index1 == w.index1 && v.index2 == w.index2);
+            if repeated {
+                converged = true;
+                break;
+            }
+        }
+
+        pt.h_w = w.vert;
+        pt.nedges = 0;
+        pt.horizon(fi);
+        if pt.nedges < 3 || pt.overflow {
+            face = None;
+            break;
+        }
+        let nfaces = pt.nfaces;
+        let nedges = pt.nedges;
+        if nedges > MAX_FACES - pt.nfaces {
+            // out of room: keep the best face so far (MuJoCo warns and stops)
+            break;
+        }
+        for i in 0..nedges {
+            let cur = nfaces + i;
+            let prev = if i == 0 { nfaces + nedges - 1 } else { cur - 1 };
+            let next = nfaces + (i + 1) % nedges;
+            let h_index = pt.h_index[i] as usize;
+            let h_edge = pt.h_edge[i] as usize;
+            let hv = pt.faces[h_index].verts;
+            let v1 = hv[h_edge] as usize;
+            let v2 = hv[(h_edge + 1) % 3] as usize;
+            pt.faces[h_index].adj[h_edge] = cur as u16;
+            let dist2 = pt.attach(wi, v2, v1, prev, h_index, next);
+            if dist2 == 0.0 {
+                face = None;
+                break;
+            }
+            if dist2 >= lower2 && dist2 <= upper2 {
+                pt.add_to_map(pt.nfaces - 1);
+            }
+        }
+        pt.nedges = 0;
+        if pt.nmap == 0 || face.is_none() {
+            if face.is_some() {
+                converged = true;
+            }
+            break;
+        }
+        k += 1;
+    }
+    res.iterations = k;
+    res.exhausted = !converged && k >= kmax;
+    if let Some(fi) = face {
+        let f = pt.faces[fi];
+        let a = pt.verts[f.verts[0] as usize];
+        let b = pt.verts[f.verts[1] as usize];
+        let c = pt.verts[f.verts[2] as usize];
+        let l = tri_affine(a.vert, b.vert, c.vert, f.v);
+        res.x1 = a.vert1 * l[0] + b.vert1 * l[1] + c.vert1 * l[2];
+        res.x2 = a.vert2 * l[0] + b.vert2 * l[1] + c.vert2 * l[2];
+        res.dist = -f.dist2.sqrt();
+        res.face = [a, b, c];
+        res.found = res.x1.is_finite() && res.x2.is_finite() && res.dist.is_finite();
+        if !res.found {
+            res.dist = 0.0;
+        }
+    }
+    res
+}
+
+/// Rotation by 120° about `axis`.
+fn rot120(axis: DVec3) -> glam::DMat3 {
+    let n = axis.length();
+    let u = if n > 0.0 { axis / n } else { DVec3::Z };
+    let s = 0.86602540378;
+    let c = -0.5;
+    let (u1, u2, u3) = (u.x, u.y, u.z);
+    glam::DMat3::from_cols(
+        DVec3::new(
+            c + u1 * u1 * (1.0 - c),
+            u2 * u1 * (1.0 - c) + u3 * s,
+            u1 * u3 * (1.0 - c) - u2 * s,
+        ),
+        DVec3::new(
+            u1 * u2 * (1.0 - c) - u3 * s,
+            c + u2 * u2 * (1.0 - c),
+            u2 * u3 * (1.0 - c) + u1 * s,
+        ),
+        DVec3::new(
+            u1 * u3 * (1.0 - c) + u2 * s,
+            u2 * u3 * (1.0 - c) - u1 * s,
+            c + u3 * u3 * (1.0 - c),
+        ),
+    )
+}
+
+/// 1 or -1 if the ray `v1 → v2` crosses the triangle `(v3, v4, v5)`, else 0.
+fn ray_triangle(v1: DVec3, v2: DVec3, v3: DVec3, v4: DVec3, v5: DVec3) -> i32 {
+    let d12 = v2 - v1;
+    let d13 = v3 - v1;
+    let d14 = v4 - v1;
+    let d15 = v5 - v1;
+    let vol1 = d13.dot(d14.cross(d12));
+    let vol2 = d14.dot(d15.cross(d12));
+    let vol3 = d15.dot(d13.cross(d12));
+    if vol1 >= 0.0 && vol2 >= 0.0 && vol3 >= 0.0 {
+        1
+    } else if vol1 <= 0.0 && vol2 <= 0.0 && vol3 <= 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+fn same_side(p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3) -> bool {
+    let n = (p1 - p0).cross(p2 - p0);
+    let dot1 = n.dot(p3 - p0);
+    let dot2 = n.dot(-p0);
+    (dot1 > 0.0 && dot2 > 0.0) || (dot1 < 0.0 && dot2 < 0.0)
+}
+
+fn test_tetra(p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3) -> bool {
+    same_side(p0, p1, p2, p3)
+        && same_side(p1, p2, p3, p0)
+        && same_side(p2, p3, p0, p1)
+        && same_side(p3, p0, p1, p2)
+}
+
+fn tri_point_intersect(v1: DVec3, v2: DVec3, v3: DVec3, p: DVec3) -> bool {
+    let l = tri_affine(v1, v2, v3, p);
+    if l[0] < 0.0 || l[1] < 0.0 || l[2] < 0.0 {
+        return false;
+    }
+    let pr = v1 * l[0] + v2 * l[1] + v3 * l[2];
+    (pr - p).length() < MINVAL
+}

@@ -1,0 +1,447 @@
+//! GJK (Gilbert–Johnson–Keerthi) on the Minkowski difference of two support-mapped shapes, with
+//! the signed-volume sub-distance algorithm of Montanari et al. (ToG 2017), the Frank–Wolfe
+//! duality-gap stop, and a simplex-walk intersection test (`gjkIntersect`) used when only
+//! contact (not distance) is needed. Follows MuJoCo's `engine_collision_gjk.c`.
+
+use glam::DVec3;
+
+use super::support::{minkowski_support, Object, Vertex, MINVAL};
+
+/// MuJoCo's `mjMAXVAL`.
+const MAXVAL: f64 = 1e10;
+/// Distance reported for separated shapes (`mjMAX_LIMIT`).
+pub(crate) const FAR: f64 = f64::MAX;
+
+/// Result of a GJK run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gjk {
+    /// Distance between the shapes (0 when a tetrahedron encloses the origin), or [`FAR`].
+    pub dist: f64,
+    /// Witness point on shape 1.
+    pub x1: DVec3,
+    /// Witness point on shape 2.
+    pub x2: DVec3,
+    /// Final simplex (`nsimplex` valid entries).
+    pub simplex: [Vertex; 4],
+    /// Number of simplex vertices.
+    pub nsimplex: usize,
+    /// A separating direction was found.
+    pub separated: bool,
+    /// Iterations used.
+    pub iterations: usize,
+    /// The iteration budget ran out before any stopping test fired.
+    pub exhausted: bool,
+}
+
+/// Runs GJK from the initial guess `x1 - x2`.
+///
+/// `cutoff`: 0 asks only for contact (early exit on a separating plane); a positive value asks
+/// for the distance, stopping early once the shapes are provably farther apart than `cutoff`.
+/// `use_intersect` (contact mode only): once a tetrahedron exists, switch to the
+/// `gjkIntersect` walk. MuJoCo 4.0.0's collision path does not (measured: its EPA starts from
+/// the plain GJK simplex), so the colliders pass `false`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gjk(
+    o1: &mut Object,
+    o2: &mut Object,
+    x1: DVec3,
+    x2: DVec3,
+    max_iterations: usize,
+    tolerance: f64,
+    cutoff: f64,
+    use_intersect: bool,
+) -> Gjk {
+    let get_dist = cutoff > 0.0;
+    let mut backup = !get_dist && use_intersect;
+    let discrete = o1.discrete() && o2.discrete();
+    let epsilon = if discrete {
+        0.0
+    } else {
+        0.5 * tolerance * tolerance
+    };
+    let min_norm = if discrete { MINVAL } else { tolerance };
+
+    let mut out = Gjk {
+        dist: FAR,
+        x1,
+        x2,
+        simplex: [Vertex::default(); 4],
+        nsimplex: 0,
+        separated: false,
+        iterations: 0,
+        exhausted: false,
+    };
+    let mut lambda = [0.0f64; 4];
+    let mut n = 0usize;
+    let mut x_k = x1 - x2;
+    let mut x_norm = x_k.length();
+    let mut x_norm_prev = 0.0;
+    let mut k = 0usize;
+    let mut stopped = false;
+
+    while k < max_iterations {
+        if !(x_norm >= min_norm) || (x_norm_prev - x_norm).abs() < MINVAL {
+            stopped = true;
+            break;
+        }
+        let dir = -x_k / x_norm;
+        out.simplex[n] = minkowski_support(o1, o2, dir);
+        let s_k = out.simplex[n].vert;
+
+        // Frank-Wolfe duality gap
+        if x_k.dot(x_k - s_k) < epsilon {
+            stopped = true;
+            break;
+        }
+
+        let lower = x_k.dot(s_k);
+        if !get_dist {
+            if lower > 0.0 {
+                out.separated = true;
+                out.iterations = k;
+                return out;
+            }
+        } else if cutoff < FAR && lower > 0.0 && lower >= cutoff * x_norm {
+            out.separated = true;
+            out.iterations = k;
+            return out;
+        }
+
+        if n == 3 && backup {
+            let (ret, kk) = intersect(o1, o2, &mut out.simplex, k, max_iterations);
+            if ret != 0 {
+                out.iterations = kk;
+                if ret > 0 {
+                    out.nsimplex = 4;
+                    out.dist = 0.0;
+                } else {
+                    out.separated = true;
+                }
+                return out;
+            }
+            k = kk;
+            backup = false;
+        }
+
+        subdistance(&mut lambda, n + 1, &out.simplex);
+        n = 0;
+        for i in 0..4 {
+            if lambda[i] == 0.0 {
+                continue;
+            }
+            out.simplex[n] = out.simplex[i];
+            lambda[n] = lambda[i];
+            n += 1;
+        }
+        if n < 1 {
+            out.separated = true;
+            out.iterations = k;
+            out.nsimplex = 0;
+            return out;
+        }
+        x_k = lincomb(&lambda, n, |i| out.simplex[i].vert);
+        x_norm_prev = x_norm;
+        x_norm = x_k.length();
+        k += 1;
+        if n == 4 {
+            stopped = true;
+            break;
+        }
+    }
+    out.exhausted = !stopped;
+
+    if n > 0 {
+        out.x1 = lincomb(&lambda, n, |i| out.simplex[i].vert1);
+        out.x2 = lincomb(&lambda, n, |i| out.simplex[i].vert2);
+    }
+    // final check: a support point beyond the origin proves separation
+    if x_norm > 0.0 && x_norm.is_finite() {
+        let tmp = minkowski_support(o1, o2, -x_k / x_norm);
+        if x_k.dot(tmp.vert) > 0.0 {
+            out.separated = true;
+        }
+    }
+    out.iterations = k;
+    out.nsimplex = n;
+    out.dist = if n == 4 && !out.separated {
+        0.0
+    } else {
+        x_norm
+    };
+    out
+}
+
+/// Signed distance of the face `(v1, v2, v3)` from the origin, with its unit normal.
+fn signed_distance(v1: DVec3, v2: DVec3, v3: DVec3) -> (f64, DVec3) {
+    let normal = (v3 - v1).cross(v2 - v1);
+    let norm2 = normal.length_squared();
+    if norm2 > MINVAL * MINVAL && norm2 < MAXVAL * MAXVAL {
+        let nrm = normal / norm2.sqrt();
+        (nrm.dot(v1), nrm)
+    } else {
+        (FAR, DVec3::ZERO)
+    }
+}
+
+/// Walks the tetrahedron towards the origin: +1 in contact (the simplex then encloses the
+/// origin), -1 separated, 0 inconclusive. Returns the iteration count reached.
+fn intersect(
+    o1: &mut Object,
+    o2: &mut Object,
+    simplex_out: &mut [Vertex; 4],
+    k0: usize,
+    kmax: usize,
+) -> (i32, usize) {
+    let mut simplex = *simplex_out;
+    let mut s = [0usize, 1, 2, 3];
+    let mut k = k0;
+    while k < kmax {
+        let (d0, n0) = signed_distance(simplex[s[2]].vert, simplex[s[1]].vert, simplex[s[3]].vert);
+        let (d1, n1) = signed_distance(simplex[s[0]].vert, simplex[s[2]].vert, simplex[s[3]].vert);
+        let (d2, n2) = signed_distance(simplex[s[1]].vert, simplex[s[0]].vert, simplex[s[3]].vert);
+        let (d3, n3) = signed_distance(simplex[s[0]].vert, simplex[s[1]].vert, simplex[s[2]].vert);
+        let dist = [d0, d1, d2, d3];
+        let normals = [n0, n1, n2, n3];
+        if d0 == 0.0 || d1 == 0.0 || d2 == 0.0 || d3 == 0.0 {
+            return (0, k);
+        }
+        let i = if dist[0] < dist[1] { 0 } else { 1 };
+        let j = if dist[2] < dist[3] { 2 } else { 3 };
+        let index = if dist[i] < dist[j] { i } else { j };
+        if dist[index] > 0.0 {
+            for c in 0..4 {
+                simplex_out[c] = simplex[s[c]];
+            }
+            return (1, k);
+        }
+        if normals[index] == DVec3::ZERO {
+            return (0, k);
+        }
+        simplex[s[index]] = minkowski_support(o1, o2, normals[index]);
+        if normals[index].dot(simplex[s[index]].vert) < 0.0 {
+            return (-1, k);
+        }
+        let a = (index + 1) & 3;
+        let b = (index + 2) & 3;
+        s.swap(a, b);
+        k += 1;
+    }
+    (0, k)
+}
+
+/// Linear combination of `n` vectors.
+pub(crate) fn lincomb(coef: &[f64], n: usize, v: impl Fn(usize) -> DVec3) -> DVec3 {
+    let mut r = DVec3::ZERO;
+    for (i, c) in coef.iter().enumerate().take(n) {
+        r += v(i) * *c;
+    }
+    r
+}
+
+fn same_sign(a: f64, b: f64) -> bool {
+    (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)
+}
+
+/// Origin projected on the plane through three points; `None` if they are collinear.
+pub(crate) fn project_origin_plane(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
+    let d21 = v2 - v1;
+    let d31 = v3 - v1;
+    let d32 = v3 - v2;
+
+    let n = d32.cross(d21);
+    let nv = n.dot(v2);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    if nv != 0.0 && nn > MINVAL {
+        return Some(n * (nv / nn));
+    }
+    let n = d21.cross(d31);
+    let nv = n.dot(v1);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    if nv != 0.0 && nn > MINVAL {
+        return Some(n * (nv / nn));
+    }
+    let n = d31.cross(d32);
+    let nv = n.dot(v3);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    Some(n * (nv / nn))
+}
+
+fn project_origin_line(v1: DVec3, v2: DVec3) -> DVec3 {
+    let diff = v2 - v1;
+    let dd = diff.dot(diff);
+    if dd == 0.0 {
+        return v2;
+    }
+    v2 - diff * (v2.dot(diff) / dd)
+}
+
+/// Barycentric coordinates of the point of the simplex nearest the origin.
+fn subdistance(lambda: &mut [f64; 4], n: usize, simplex: &[Vertex; 4]) {
+    *lambda = [0.0; 4];
+    match n {
+        4 => {
+            *lambda = s3d(
+                simplex[0].vert,
+                simplex[1].vert,
+                simplex[2].vert,
+                simplex[3].vert,
+            );
+        }
+        3 => {
+            let l = s2d(simplex[0].vert, simplex[1].vert, simplex[2].vert);
+            lambda[..3].copy_from_slice(&l);
+        }
+        2 => {
+            let l = s1d(simplex[0].vert, simplex[1].vert);
+            lambda[..2].copy_from_slice(&l);
+        }
+        _ => lambda[0] = 1.0,
+    }
+}
+
+fn det3(a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    a.dot(b.cross(c))
+}
+
+fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> [f64; 4] {
+    let c41 = -det3(s2, s3, s4);
+    let c42 = det3(s1, s3, s4);
+    let c43 = -det3(s1, s2, s4);
+    let c44 = det3(s1, s2, s3);
+    let m_det = c41 + c42 + c43 + c44;
+    let comp = [
+        same_sign(m_det, c41),
+        same_sign(m_det, c42),
+        same_sign(m_det, c43),
+        same_sign(m_det, c44),
+    ];
+    if comp.iter().all(|&c| c) {
+        return [c41 / m_det, c42 / m_det, c43 / m_det, c44 / m_det];
+    }
+    let mut lambda = [0.0; 4];
+    let mut dmin = FAR;
+    let faces: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+    let s = [s1, s2, s3, s4];
+    for (f, idx) in faces.iter().enumerate() {
+        if comp[f] {
+            continue;
+        }
+        let l = s2d(s[idx[0]], s[idx[1]], s[idx[2]]);
+        let x = s[idx[0]] * l[0] + s[idx[1]] * l[1] + s[idx[2]] * l[2];
+        let d = x.dot(x);
+        if d < dmin || dmin == FAR {
+            lambda = [0.0; 4];
+            lambda[idx[0]] = l[0];
+            lambda[idx[1]] = l[1];
+            lambda[idx[2]] = l[2];
+            dmin = d;
+        }
+    }
+    lambda
+}
+
+/// The two coordinates (among x, y, z) of the projection with the largest area, and the
+/// corresponding signed minor.
+fn best_projection(s1: DVec3, s2: DVec3, s3: DVec3) -> (usize, usize, f64) {
+    let m14 = s2.y * s3.z - s2.z * s3.y - s1.y * s3.z + s1.z * s3.y + s1.y * s2.z - s1.z * s2.y;
+    let m24 = s2.x * s3.z - s2.z * s3.x - s1.x * s3.z + s1.z * s3.x + s1.x * s2.z - s1.z * s2.x;
+    let m34 = s2.x * s3.y - s2.y * s3.x - s1.x * s3.y + s1.y * s3.x + s1.x * s2.y - s1.y * s2.x;
+    let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
+    if mu1 >= mu2 && mu1 >= mu3 {
+        (1, 2, m14)
+    } else if mu2 >= mu3 {
+        (0, 2, m24)
+    } else {
+        (0, 1, m34)
+    }
+}
+
+/// Signed areas (cofactors) of `p` against the triangle's edges in the plane `(x, y)`.
+fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, x: usize, y: usize) -> [f64; 3] {
+    let (ax, ay) = (s1[x], s1[y]);
+    let (bx, by) = (s2[x], s2[y]);
+    let (cx, cy) = (s3[x], s3[y]);
+    let (px, py) = (p[x], p[y]);
+    let c31 = px * by + py * cx + bx * cy - px * cy - py * bx - cx * by;
+    let c32 = px * cy + py * ax + cx * ay - px * ay - py * cx - ax * cy;
+    let c33 = px * ay + py * bx + ax * by - px * by - py * ax - bx * ay;
+    [c31, c32, c33]
+}
+
+fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> [f64; 3] {
+    let Some(p_o) = project_origin_plane(s1, s2, s3) else {
+        let l = s1d(s1, s2);
+        return [l[0], l[1], 0.0];
+    };
+    let (x, y, m_max) = best_projection(s1, s2, s3);
+    let c = cofactors(s1, s2, s3, p_o, x, y);
+    let comp = [
+        same_sign(m_max, c[0]),
+        same_sign(m_max, c[1]),
+        same_sign(m_max, c[2]),
+    ];
+    if comp[0] && comp[1] && comp[2] {
+        return [c[0] / m_max, c[1] / m_max, c[2] / m_max];
+    }
+    let mut lambda = [0.0; 3];
+    let mut dmin = FAR;
+    let edges: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+    let s = [s1, s2, s3];
+    for (e, idx) in edges.iter().enumerate() {
+        if comp[e] {
+            continue;
+        }
+        let l = s1d(s[idx[0]], s[idx[1]]);
+        let xv = s[idx[0]] * l[0] + s[idx[1]] * l[1];
+        let d = xv.dot(xv);
+        if d < dmin || dmin == FAR {
+            lambda = [0.0; 3];
+            lambda[idx[0]] = l[0];
+            lambda[idx[1]] = l[1];
+            dmin = d;
+        }
+    }
+    lambda
+}
+
+fn s1d(s1: DVec3, s2: DVec3) -> [f64; 2] {
+    let p_o = project_origin_line(s1, s2);
+    let mut mu_max = s1.x - s2.x;
+    let mut index = 0;
+    let mu = s1.y - s2.y;
+    if mu.abs() >= mu_max.abs() {
+        mu_max = mu;
+        index = 1;
+    }
+    let mu = s1.z - s2.z;
+    if mu.abs() >= mu_max.abs() {
+        mu_max = mu;
+        index = 2;
+    }
+    let c1 = p_o[index] - s2[index];
+    let c2 = s1[index] - p_o[index];
+    if same_sign(mu_max, c1) && same_sign(mu_max, c2) {
+        [c1 / mu_max, c2 / mu_max]
+    } else {
+        [0.0, 1.0]
+    }
+}
+
+/// Affine coordinates of `p` in the triangle `(v1, v2, v3)` (assumed in its plane).
+pub(crate) fn tri_affine(v1: DVec3, v2: DVec3, v3: DVec3, p: DVec3) -> [f64; 3] {
+    let (x, y, m_max) = best_projection(v1, v2, v3);
+    if m_max == 0.0 {
+        return [1.0, 0.0, 0.0];
+    }
+    let c = cofactors(v1, v2, v3, p, x, y);
+    [c[0] / m_max, c[1] / m_max, c[2] / m_max]
+}

@@ -1,0 +1,796 @@
+//! Single-shot multi-contact (MuJoCo's `multicontact`): from the features of the two shapes that
+//! the solver's last simplex or EPA face touches, find a pair of nearly anti-parallel faces
+//! (face–face) or an edge nearly parallel to a face (edge–face), clip the incident polygon or
+//! edge against the reference face (Sutherland–Hodgman), keep the points that are within the
+//! margin, and reduce them to at most four (largest-area quadrilateral) or two (farthest pair for
+//! an edge).
+//!
+//! Flat features: box faces, mesh hull polygons, cylinder caps (as 16-gons, MuJoCo's
+//! approximation). Straight features: box and mesh edges, the cylinder side line and the capsule
+//! side line (the line of the capsule surface through the contact point, parallel to its axis).
+//!
+//! Each kept point `v` (on the incident feature) gives one contact, measured against the
+//! reference plane `(p, n)` with `u` the incident feature's outward direction:
+//! `d = (v - p)·n`, `w = v - d n` (on the reference plane), `dist = -d (n·u)` (plus `margin / 2`
+//! for an edge built from inflated support points), `pos = w - dist/2 · u`, and the normal is the
+//! incident face's `-u` (face–face) or the reference face's normal (edge–face), oriented from
+//! geom 1 to geom 2.
+
+use glam::DVec3;
+
+use super::support::{Object, Vertex, MINVAL};
+use crate::model::{ConvexHull, GeomType};
+
+/// Two face normals are "aligned" when their dot product is below `-FACE_TOL` (about 5.1°).
+pub(crate) const FACE_TOL: f64 = 0.996;
+/// An edge is parallel to a face when `|edge · normal| < EDGE_TOL` (about 5.1°).
+pub(crate) const EDGE_TOL: f64 = 0.0888;
+/// Largest polygon handled (`mjMAX_POLYVERT`); bigger hull polygons are truncated.
+pub(crate) const MAX_POLYVERT: usize = 150;
+/// Vertices of the cylinder cap polygon.
+const CYL_N: usize = 16;
+/// Cosines and sines of `k · 22.5°` as MuJoCo tabulates them (15 digits; the clipping's
+/// tie-breaks depend on the exact values).
+const COS16: [f64; 16] = [
+    1.000000000000000,
+    0.923879532511287,
+    0.707106781186548,
+    0.382683432365090,
+    0.000000000000000,
+    -0.382683432365090,
+    -0.707106781186547,
+    -0.923879532511287,
+    -1.000000000000000,
+    -0.923879532511287,
+    -0.707106781186548,
+    -0.382683432365090,
+    0.000000000000000,
+    0.382683432365090,
+    0.707106781186547,
+    0.923879532511287,
+];
+const SIN16: [f64; 16] = [
+    0.000000000000000,
+    0.382683432365090,
+    0.707106781186547,
+    0.923879532511287,
+    1.000000000000000,
+    0.923879532511287,
+    0.707106781186548,
+    0.382683432365090,
+    0.000000000000000,
+    -0.382683432365090,
+    -0.707106781186547,
+    -0.923879532511287,
+    -1.000000000000000,
+    -0.923879532511287,
+    -0.707106781186548,
+    -0.382683432365090,
+];
+/// Room for clipped polygons.
+const MAX_CLIP: usize = 2 * MAX_POLYVERT;
+
+/// One contact point found by the multi-contact step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Point {
+    /// Signed distance.
+    pub dist: f64,
+    /// Midpoint.
+    pub pos: DVec3,
+    /// Unit normal from geom 1 to geom 2.
+    pub normal: DVec3,
+}
+
+/// Features of one shape touched by the solver's last face or simplex.
+struct Feature {
+    dim: usize,
+    idx: [i32; 3],
+    pos: [DVec3; 3],
+}
+
+/// Reorders the three feature indices so that the distinct ones come first; returns their count.
+fn simplex_dim(idx: &mut [i32; 3], pos: &mut [DVec3; 3]) -> usize {
+    if idx[0] == idx[1] {
+        if idx[0] == idx[2] {
+            return 1;
+        }
+        idx[1] = idx[2];
+        pos[1] = pos[2];
+        return 2;
+    }
+    if idx[2] == idx[0] || idx[2] == idx[1] {
+        2
+    } else {
+        3
+    }
+}
+
+/// Candidate face normals (world) and their face ids.
+struct Normals {
+    n: usize,
+    dir: [DVec3; MAX_POLYVERT],
+    id: [usize; MAX_POLYVERT],
+}
+
+impl Normals {
+    fn new() -> Self {
+        Normals {
+            n: 0,
+            dir: [DVec3::ZERO; MAX_POLYVERT],
+            id: [0; MAX_POLYVERT],
+        }
+    }
+    fn push(&mut self, d: DVec3, id: usize) {
+        if self.n < MAX_POLYVERT {
+            self.dir[self.n] = d;
+            self.id[self.n] = id;
+            self.n += 1;
+        }
+    }
+}
+
+/// Candidate edges: unit directions and far end points (the edge starts at the feature's
+/// first point).
+struct Edges {
+    n: usize,
+    dir: [DVec3; MAX_POLYVERT],
+    end: [DVec3; MAX_POLYVERT],
+    /// Start point override (capsule side line), else the feature's first point.
+    start: Option<DVec3>,
+}
+
+impl Edges {
+    fn new() -> Self {
+        Edges {
+            n: 0,
+            dir: [DVec3::ZERO; MAX_POLYVERT],
+            end: [DVec3::ZERO; MAX_POLYVERT],
+            start: None,
+        }
+    }
+    fn push(&mut self, d: DVec3, end: DVec3) {
+        if self.n < MAX_POLYVERT {
+            self.dir[self.n] = normalize(d);
+            self.end[self.n] = end;
+            self.n += 1;
+        }
+    }
+}
+
+/// `mju_normalize3`: unit vector (scaled by the reciprocal of the norm, as MuJoCo does), or +x
+/// for a (near) zero vector.
+pub(crate) fn normalize(v: DVec3) -> DVec3 {
+    let n = v.length();
+    if !(n >= MINVAL) || !n.is_finite() {
+        DVec3::X
+    } else {
+        v * (1.0 / n)
+    }
+}
+
+/// Box face normals touched by a feature of dimension `dim` (corner bits in `idx`).
+fn box_normals(o: &Object, f: &Feature, dir: DVec3, out: &mut Normals) {
+    let m = o.mat;
+    let common = |bit: i32, k: usize| -> i32 {
+        let all = f.idx[..k].iter().all(|&v| v & bit != 0);
+        let none = f.idx[..k].iter().all(|&v| v & bit == 0);
+        all as i32 - none as i32
+    };
+    match f.dim {
+        3 | 2 => {
+            let k = f.dim;
+            let (x, y, z) = (common(1, k), common(2, k), common(4, k));
+            let c = (x != 0) as usize + (y != 0) as usize + (z != 0) as usize;
+            if (k == 3 && c == 1) || (k == 2 && c == 2) {
+                if x != 0 {
+                    out.push(m.x_axis * x as f64, if x > 0 { 0 } else { 1 });
+                }
+                if y != 0 {
+                    out.push(m.y_axis * y as f64, if y > 0 { 2 } else { 3 });
+                }
+                if z != 0 {
+                    out.push(m.z_axis * z as f64, if z > 0 { 4 } else { 5 });
+                }
+            } else {
+                box_normal_from_dir(o, dir, out);
+            }
+        }
+        1 => {
+            let v = f.idx[0];
+            let sx = if v & 1 != 0 { 1.0 } else { -1.0 };
+            let sy = if v & 2 != 0 { 1.0 } else { -1.0 };
+            let sz = if v & 4 != 0 { 1.0 } else { -1.0 };
+            out.push(m.x_axis * sx, if sx > 0.0 { 0 } else { 1 });
+            out.push(m.y_axis * sy, if sy > 0.0 { 2 } else { 3 });
+            out.push(m.z_axis * sz, if sz > 0.0 { 4 } else { 5 });
+        }
+        _ => {}
+    }
+}
+
+/// The box face whose normal is within `FACE_TOL` of `dir`, if any (`boxNormals2`).
+fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
+    let l = o.mat.transpose() * dir;
+    let len = l.length();
+    if !(len > 0.0) {
+        return;
+    }
+    let l = l / len;
+    let axes = [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ];
+    for (i, a) in axes.iter().enumerate() {
+        if l.dot(*a) > FACE_TOL {
+            out.push(o.mat * *a, i);
+            return;
+        }
+    }
+}
+
+/// Polygons of a hull containing vertex `v`, in polygon order.
+fn polys_of(hull: &ConvexHull, v: i32, mut f: impl FnMut(usize)) {
+    let np = hull.poly_start.len().saturating_sub(1);
+    for p in 0..np {
+        let (a, b) = poly_range(hull, p);
+        if hull.poly_vert[a..b].iter().any(|&x| x as i32 == v) {
+            f(p);
+        }
+    }
+}
+
+fn poly_range(hull: &ConvexHull, p: usize) -> (usize, usize) {
+    let n = hull.poly_vert.len();
+    let a = (hull.poly_start.get(p).copied().unwrap_or(0) as usize).min(n);
+    let b = (hull.poly_start.get(p + 1).copied().unwrap_or(0) as usize).min(n);
+    (a, b.max(a))
+}
+
+fn poly_normal(o: &Object, hull: &ConvexHull, p: usize) -> DVec3 {
+    o.mat * hull.poly_normal.get(p).copied().unwrap_or(DVec3::Z)
+}
+
+/// Mesh polygon normals touched by a feature (`meshNormals`).
+fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
+    let Some(hull) = o.hull else { return };
+    match f.dim {
+        3 | 2 => {
+            // polygons shared by the first two (and the third) vertices
+            let mut shared = [0usize; 2];
+            let mut ns = 0;
+            polys_of(hull, f.idx[0], |p| {
+                if ns < 2 {
+                    let (a, b) = poly_range(hull, p);
+                    if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
+                        shared[ns] = p;
+                        ns += 1;
+                    }
+                }
+            });
+            if f.dim == 3 {
+                for &p in &shared[..ns] {
+                    let (a, b) = poly_range(hull, p);
+                    if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[2]) {
+                        out.push(poly_normal(o, hull, p), p);
+                        return;
+                    }
+                }
+            } else {
+                for &p in &shared[..ns] {
+                    out.push(poly_normal(o, hull, p), p);
+                }
+            }
+        }
+        1 => polys_of(hull, f.idx[0], |p| out.push(poly_normal(o, hull, p), p)),
+        _ => {}
+    }
+}
+
+/// Candidate face normals of a shape's feature.
+fn face_normals(o: &Object, f: &Feature, dir: DVec3, out: &mut Normals) {
+    match o.kind {
+        GeomType::Box => box_normals(o, f, dir, out),
+        GeomType::Mesh => mesh_normals(o, f, out),
+        GeomType::Cylinder => {
+            if f.dim == 1 {
+                let s = if f.idx[0] == 0 { 1.0 } else { -1.0 };
+                out.push(o.mat.z_axis * s, f.idx[0].clamp(0, 1) as usize);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Candidate edges of a shape's feature (starting at `f.pos[0]`).
+fn edge_dirs(o: &Object, f: &Feature, witness: DVec3, out: &mut Edges) {
+    match o.kind {
+        GeomType::Box => {
+            if f.dim == 2 {
+                out.push(f.pos[1] - f.pos[0], f.pos[1]);
+            } else if f.dim == 1 {
+                let v = f.idx[0];
+                let s = o.size;
+                let x = if v & 1 != 0 { s.x } else { -s.x };
+                let y = if v & 2 != 0 { s.y } else { -s.y };
+                let z = if v & 4 != 0 { s.z } else { -s.z };
+                for c in [
+                    DVec3::new(-x, y, z),
+                    DVec3::new(x, -y, z),
+                    DVec3::new(x, y, -z),
+                ] {
+                    let end = o.mat * c + o.pos;
+                    out.push(end - f.pos[0], end);
+                }
+            }
+        }
+        GeomType::Mesh => {
+            if f.dim == 2 {
+                out.push(f.pos[1] - f.pos[0], f.pos[1]);
+            } else if f.dim == 1 {
+                let Some(hull) = o.hull else { return };
+                let v1 = f.idx[0];
+                polys_of(hull, v1, |p| {
+                    let (a, b) = poly_range(hull, p);
+                    let poly = &hull.poly_vert[a..b];
+                    if let Some(j) = poly.iter().position(|&x| x as i32 == v1) {
+                        let k = if j == 0 { poly.len() - 1 } else { j - 1 };
+                        if let Some(vert) = hull.vert.get(poly[k] as usize) {
+                            let end = o.mat * *vert + o.pos;
+                            out.push(end - f.pos[0], end);
+                        }
+                    }
+                });
+            }
+        }
+        GeomType::Cylinder => {
+            if f.dim == 1 || f.dim == 2 {
+                let s = if f.idx[0] != 0 { 1.0 } else { -1.0 };
+                let d = o.mat.z_axis * s;
+                out.push(d, f.pos[0] + d * (2.0 * o.size.y));
+            }
+        }
+        GeomType::Capsule => {
+            // the capsule's side line through the contact point, as long as the axis segment
+            let a = o.mat.z_axis;
+            let h = o.size.y;
+            let t0 = (o.pos + a * h - witness).dot(a);
+            let t1 = (o.pos - a * h - witness).dot(a);
+            let start = witness + a * t0;
+            let end = witness + a * t1;
+            out.start = Some(start);
+            out.push(end - start, end);
+        }
+        _ => {}
+    }
+}
+
+/// Vertices of face `id` of a shape, clockwise seen from outside (clipping convention).
+fn face_polygon(o: &Object, id: usize, out: &mut [DVec3; MAX_POLYVERT]) -> usize {
+    let g = |l: DVec3| o.mat * l + o.pos;
+    match o.kind {
+        GeomType::Box => {
+            let s = o.size;
+            let (x, y, z) = (s.x, s.y, s.z);
+            let pts: [DVec3; 4] = match id {
+                0 => [
+                    DVec3::new(x, y, z),
+                    DVec3::new(x, y, -z),
+                    DVec3::new(x, -y, -z),
+                    DVec3::new(x, -y, z),
+                ],
+                1 => [
+                    DVec3::new(-x, y, -z),
+                    DVec3::new(-x, y, z),
+                    DVec3::new(-x, -y, z),
+                    DVec3::new(-x, -y, -z),
+                ],
+                2 => [
+                    DVec3::new(-x, y, -z),
+                    DVec3::new(x, y, -z),
+                    DVec3::new(x, y, z),
+                    DVec3::new(-x, y, z),
+                ],
+                3 => [
+                    DVec3::new(-x, -y, z),
+                    DVec3::new(x, -y, z),
+                    DVec3::new(x, -y, -z),
+                    DVec3::new(-x, -y, -z),
+                ],
+                4 => [
+                    DVec3::new(-x, y, z),
+                    DVec3::new(x, y, z),
+                    DVec3::new(x, -y, z),
+                    DVec3::new(-x, -y, z),
+                ],
+                5 => [
+                    DVec3::new(x, y, -z),
+                    DVec3::new(-x, y, -z),
+                    DVec3::new(-x, -y, -z),
+                    DVec3::new(x, -y, -z),
+                ],
+                _ => return 0,
+            };
+            for (i, p) in pts.iter().enumerate() {
+                out[i] = g(*p);
+            }
+            4
+        }
+        GeomType::Mesh => {
+            let Some(hull) = o.hull else { return 0 };
+            let (a, b) = poly_range(hull, id);
+            let n = (b - a).min(MAX_POLYVERT);
+            let mut k = 0;
+            for i in (0..n).rev() {
+                let Some(v) = hull.vert.get(hull.poly_vert[a + i] as usize) else {
+                    return 0;
+                };
+                out[k] = g(*v);
+                k += 1;
+            }
+            k
+        }
+        GeomType::Cylinder => {
+            let sgn = if id != 0 { -1.0 } else { 1.0 };
+            let (r, h) = (o.size.x, o.size.y);
+            for (i, p) in out.iter_mut().enumerate().take(CYL_N) {
+                *p = g(DVec3::new(COS16[i] * r, -SIN16[i] * r * sgn, sgn * h));
+            }
+            CYL_N
+        }
+        _ => 0,
+    }
+}
+
+/// The most anti-parallel pair of face normals, if within `FACE_TOL`.
+fn aligned_faces(a: &Normals, b: &Normals) -> Option<(usize, usize)> {
+    let mut res = None;
+    let mut min = -FACE_TOL;
+    for i in 0..a.n {
+        for j in 0..b.n {
+            let d = a.dir[i].dot(b.dir[j]);
+            if d < min {
+                min = d;
+                res = Some((i, j));
+            }
+        }
+    }
+    res
+}
+
+/// The first (face, edge) pair, over the faces facing `dir`, with the edge parallel to the face
+/// within `EDGE_TOL`; returns `(edge, face)`.
+fn aligned_face_edge(edges: &Edges, faces: &Normals, dir: DVec3) -> Option<(usize, usize)> {
+    for i in 0..faces.n {
+        if faces.dir[i].dot(dir) <= MINVAL {
+            continue;
+        }
+        for j in 0..edges.n {
+            if edges.dir[j].dot(faces.dir[i]).abs() < EDGE_TOL {
+                return Some((j, i));
+            }
+        }
+    }
+    None
+}
+
+fn feature(o: &Object, verts: &[Vertex; 3], first: bool, witness: DVec3) -> Feature {
+    let mut idx = [0i32; 3];
+    let mut pos = [DVec3::ZERO; 3];
+    for k in 0..3 {
+        idx[k] = if first {
+            verts[k].index1
+        } else {
+            verts[k].index2
+        };
+        pos[k] = if first { verts[k].raw1 } else { verts[k].raw2 };
+    }
+    if o.kind == GeomType::Capsule {
+        // a capsule only offers its side line, through the contact point
+        return Feature {
+            dim: 1,
+            idx: [0; 3],
+            pos: [witness; 3],
+        };
+    }
+    let dim = simplex_dim(&mut idx, &mut pos);
+    Feature { dim, idx, pos }
+}
+
+/// The reference face, the incident polygon or edge, and how to report the clipped points.
+struct Clip<'a> {
+    reference: &'a [DVec3],
+    normal: DVec3,
+    incident: &'a [DVec3],
+    /// Outward direction of the incident feature.
+    u: DVec3,
+    /// The reference face belongs to geom 2.
+    ref_is_2: bool,
+    /// Added to each distance (half the margin for edges built from inflated points).
+    offset: f64,
+    /// Extent of the reference shape below its face: deeper points lie outside it.
+    thickness: f64,
+}
+
+/// Extent of a shape along `-n` below the plane through `p` with normal `n`.
+fn thickness(o: &Object, p: DVec3, n: DVec3) -> f64 {
+    let mut copy = *o;
+    (p - copy.support_raw(-n)).dot(n)
+}
+
+/// Multi-contact from the solver's closest face (or simplex). `x1`, `x2` are the single-contact
+/// witnesses (on the inflated shapes). Returns the number of points written to `out`, 0 when no
+/// aligned features were found (the caller keeps the single contact).
+pub(crate) fn multicontact(
+    o1: &Object,
+    o2: &Object,
+    verts: &[Vertex; 3],
+    x1: DVec3,
+    x2: DVec3,
+    margin: f64,
+    max_contacts: usize,
+    out: &mut [Point],
+) -> usize {
+    let f1 = feature(o1, verts, true, x1);
+    let f2 = feature(o2, verts, false, x2);
+    let dir = x2 - x1;
+    let dir_neg = x1 - x2;
+
+    let mut n1 = Normals::new();
+    let mut n2 = Normals::new();
+    face_normals(o1, &f1, dir_neg, &mut n1);
+    face_normals(o2, &f2, dir, &mut n2);
+
+    let mut poly1 = [DVec3::ZERO; MAX_POLYVERT];
+    let mut poly2 = [DVec3::ZERO; MAX_POLYVERT];
+
+    if let Some((i, j)) = aligned_faces(&n1, &n2) {
+        let nf1 = face_polygon(o1, n1.id[i], &mut poly1);
+        let nf2 = face_polygon(o2, n2.id[j], &mut poly2);
+        let clip = Clip {
+            reference: &poly1[..nf1],
+            normal: n1.dir[i],
+            incident: &poly2[..nf2],
+            u: n2.dir[j],
+            ref_is_2: false,
+            offset: 0.0,
+            thickness: thickness(o1, poly1[0], n1.dir[i]),
+        };
+        return polygon_clip(&clip, margin, max_contacts, out);
+    }
+
+    // edge of geom 1 on a face of geom 2, else edge of geom 2 on a face of geom 1
+    if f1.dim < 3 {
+        let mut edges = Edges::new();
+        edge_dirs(o1, &f1, x1, &mut edges);
+        if let Some((i, j)) = aligned_face_edge(&edges, &n2, dir) {
+            let edge = [edges.start.unwrap_or(f1.pos[0]), edges.end[i]];
+            let nf2 = face_polygon(o2, n2.id[j], &mut poly2);
+            let clip = Clip {
+                reference: &poly2[..nf2],
+                normal: n2.dir[j],
+                incident: &edge,
+                u: -n2.dir[j],
+                ref_is_2: true,
+                offset: edge_offset(o1, margin),
+                thickness: thickness(o2, poly2[0], n2.dir[j]),
+            };
+            return polygon_clip(&clip, margin, max_contacts, out);
+        }
+    }
+    if f2.dim < 3 {
+        let mut edges = Edges::new();
+        edge_dirs(o2, &f2, x2, &mut edges);
+        if let Some((i, j)) = aligned_face_edge(&edges, &n1, dir_neg) {
+            let edge = [edges.start.unwrap_or(f2.pos[0]), edges.end[i]];
+            let nf1 = face_polygon(o1, n1.id[j], &mut poly1);
+            let clip = Clip {
+                reference: &poly1[..nf1],
+                normal: n1.dir[j],
+                incident: &edge,
+                u: -n1.dir[j],
+                ref_is_2: false,
+                offset: edge_offset(o2, margin),
+                thickness: thickness(o1, poly1[0], n1.dir[j]),
+            };
+            return polygon_clip(&clip, margin, max_contacts, out);
+        }
+    }
+    0
+}
+
+/// Distance correction for an incident edge: the capsule side line passes through the
+/// contact point of the capsule inflated by half the margin.
+fn edge_offset(o: &Object, margin: f64) -> f64 {
+    if o.kind == GeomType::Capsule {
+        0.5 * margin
+    } else {
+        0.0
+    }
+}
+
+/// Clips the incident polygon (or edge) against the side planes of the reference face and
+/// turns the surviving points into contacts.
+fn polygon_clip(c: &Clip, margin: f64, max_contacts: usize, out: &mut [Point]) -> usize {
+    let nref = c.reference.len();
+    if nref < 3 || c.incident.is_empty() {
+        return 0;
+    }
+    // side planes: normal (inward), offset
+    let mut pn = [DVec3::ZERO; MAX_POLYVERT];
+    let mut pd = [0.0f64; MAX_POLYVERT];
+    for i in 0..nref {
+        let a = c.reference[i];
+        let b = c.reference[(i + 1) % nref];
+        let raw = (b - a).cross((a + c.normal) - a);
+        let n = normalize(raw);
+        pn[i] = n;
+        pd[i] = n.dot(a);
+    }
+
+    let mut buf_a = [DVec3::ZERO; MAX_CLIP];
+    let mut buf_b = [DVec3::ZERO; MAX_CLIP];
+    let mut npoly = c.incident.len().min(MAX_CLIP);
+    buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
+    let (mut poly, mut clipped) = (&mut buf_a, &mut buf_b);
+
+    for e in 0..nref {
+        let mut nclip = 0usize;
+        let a = c.reference[e];
+        for i in 0..npoly {
+            let p = poly[i];
+            let q = if i + 1 < npoly { poly[i + 1] } else { poly[0] };
+            let in1 = (p - a).dot(pn[e]) > -MINVAL;
+            let in2 = (q - a).dot(pn[e]) > -MINVAL;
+            if !in1 && !in2 {
+                continue;
+            }
+            if in1 && in2 {
+                if nclip < MAX_CLIP {
+                    clipped[nclip] = q;
+                    nclip += 1;
+                }
+                continue;
+            }
+            let pq = q - p;
+            let tmp = pn[e].dot(pq);
+            if tmp != 0.0 {
+                let t = (pd[e] - pn[e].dot(p)) / tmp;
+                if (0.0..=1.0).contains(&t) && nclip < MAX_CLIP {
+                    clipped[nclip] = p + pq * t;
+                    nclip += 1;
+                }
+            }
+            if in2 && nclip < MAX_CLIP {
+                clipped[nclip] = q;
+                nclip += 1;
+            }
+        }
+        std::mem::swap(&mut poly, &mut clipped);
+        npoly = nclip;
+    }
+
+    // keep the points within the margin of the reference plane
+    let p0 = c.reference[0];
+    let cosang = -c.normal.dot(c.u);
+    let mut m = 0;
+    for i in 0..npoly {
+        let d = (poly[i] - p0).dot(c.normal);
+        // within the margin of the reference plane, and not beyond the reference shape
+        if d * cosang + c.offset <= margin && d >= -c.thickness && d.is_finite() {
+            poly[m] = poly[i];
+            m += 1;
+        }
+    }
+    let npoly = m;
+    if npoly < 1 {
+        return 0;
+    }
+
+    let mut pick = [0usize; 4];
+    let chosen: &[usize];
+    let mut all = [0usize; 50];
+    if max_contacts < 5 && npoly > 4 {
+        hull4(&poly[..npoly], &mut pick);
+        chosen = &pick[..4];
+    } else if c.incident.len() == 2 && npoly > 2 {
+        let (mut b1, mut b2, mut best) = (0, 1, 0.0);
+        for i in 0..npoly {
+            for j in i + 1..npoly {
+                let d2 = (poly[j] - poly[i]).length_squared();
+                if d2 > best {
+                    best = d2;
+                    b1 = i;
+                    b2 = j;
+                }
+            }
+        }
+        pick[0] = b1;
+        pick[1] = b2;
+        chosen = &pick[..2];
+    } else {
+        let n = npoly.min(all.len());
+        for (i, a) in all.iter_mut().enumerate().take(n) {
+            *a = i;
+        }
+        chosen = &all[..n];
+    }
+
+    let normal = if c.ref_is_2 { -c.normal } else { -c.u };
+    let mut k = 0;
+    for &i in chosen {
+        if k >= out.len() || k >= max_contacts {
+            break;
+        }
+        let v = poly[i];
+        let d = (v - p0).dot(c.normal);
+        let w = v - c.normal * d;
+        let dist = d * cosang + c.offset;
+        let pos = w - c.u * (0.5 * dist);
+        if !(dist.is_finite() && pos.is_finite()) {
+            continue;
+        }
+        out[k] = Point { dist, pos, normal };
+        k += 1;
+    }
+    k
+}
+
+/// Area of the quadrilateral `abcd` (half the cross product of its diagonals).
+fn area4(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
+    0.5 * (a - c).cross(b - d).length()
+}
+
+/// Four polygon vertices spanning a large quadrilateral (MuJoCo's `polygonQuad`: rotating
+/// search for the largest-area inscribed quadrilateral).
+fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
+    let n = p.len();
+    let (mut a, mut b, mut c, mut d) = (0usize, 1usize, 2usize, 3usize);
+    *res = [0, 1, 2, 3];
+    let mut m = area4(p[a], p[b], p[c], p[d]);
+    while a < n {
+        loop {
+            let dn = (d + 1) % n;
+            let mn = area4(p[a], p[b], p[c], p[dn]);
+            if !(mn > m) {
+                break;
+            }
+            d = dn;
+            m = mn;
+            *res = [a, b, c, d];
+            loop {
+                let cn = (c + 1) % n;
+                let mn = area4(p[a], p[b], p[cn], p[d]);
+                if !(mn > m) {
+                    break;
+                }
+                c = cn;
+                m = mn;
+                *res = [a, b, c, d];
+            }
+            loop {
+                let bn = (b + 1) % n;
+                let mn = area4(p[a], p[bn], p[c], p[d]);
+                if !(mn > m) {
+                    break;
+                }
+                b = bn;
+                m = mn;
+                *res = [a, b, c, d];
+            }
+        }
+        if b == a {
+            b = (b + 1) % n;
+            if c == b {
+                c = (c + 1) % n;
+                if d == c {
+                    d = (d + 1) % n;
+                }
+            }
+        }
+        a += 1;
+    }
+}

@@ -1,0 +1,300 @@
+//! Support functions of the convex geoms (MuJoCo's `mjCCDObj` and `mjc_*Support`).
+//!
+//! A support function maps a unit direction `d` (world frame) to a point of the shape that
+//! maximizes `d · p`. The native solver inflates every shape by half the pair's detection
+//! margin (`margin / 2` along `d`), so two shapes whose true surfaces are within `margin` of
+//! each other overlap; the reported distance is corrected back afterwards.
+//!
+//! Spheres and capsules can also be reduced to their core (centre point and axis segment), which
+//! the solver uses for a first, cheap distance query (see `mjc_ccd`).
+//!
+//! Meshes are collided as their convex hull: an exhaustive scan below [`HILLCLIMB_MIN`] hull
+//! vertices, else hill climbing on the hull's vertex graph, warm-started from the previous
+//! answer of the same query sequence or seeded from the hull's 27 `extrema`.
+
+use glam::{DMat3, DVec3};
+
+use crate::model::{ConvexHull, GeomType};
+
+/// MuJoCo's `mjMINVAL`.
+pub(crate) const MINVAL: f64 = 1e-15;
+
+/// Below this many hull vertices the mesh support scans every vertex (`mjMESH_HILLCLIMB_MIN`).
+pub const HILLCLIMB_MIN: usize = 10;
+
+/// A geom as the convex solver sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Object<'a> {
+    /// Geom type.
+    pub kind: GeomType,
+    /// Centre of the geom frame (world).
+    pub pos: DVec3,
+    /// Orientation of the geom frame (columns are the local axes).
+    pub mat: DMat3,
+    /// MuJoCo size parameters.
+    pub size: DVec3,
+    /// Hull of a mesh (always `Some` for meshes that reach the solver).
+    pub hull: Option<&'a ConvexHull>,
+    /// Inflation: the support point moves by `margin / 2` along the query direction.
+    pub margin: f64,
+    /// Sphere reduced to its centre, capsule to its axis segment.
+    pub core: bool,
+    /// Feature index of the last support point: box corner bits (`1` x, `2` y, `4` z), mesh
+    /// hull vertex, cylinder cap (`0` top, `1` bottom), capsule end (`0` top, `1` bottom);
+    /// `-1` for smooth shapes.
+    pub vertindex: i32,
+    /// Warm start of the hill climb (hull vertex), `-1` if none yet.
+    pub meshindex: i32,
+}
+
+impl<'a> Object<'a> {
+    /// A solver object for a geom, inflated by `margin / 2`.
+    pub fn new(
+        kind: GeomType,
+        pos: DVec3,
+        mat: DMat3,
+        size: DVec3,
+        hull: Option<&'a ConvexHull>,
+        margin: f64,
+    ) -> Self {
+        Object {
+            kind,
+            pos,
+            mat,
+            size,
+            hull,
+            margin,
+            core: false,
+            vertindex: -1,
+            meshindex: -1,
+        }
+    }
+
+    /// True for shapes with finitely many vertices and no inflation (box or mesh, zero margin):
+    /// GJK then converges exactly and EPA runs to machine precision.
+    pub fn discrete(&self) -> bool {
+        self.margin == 0.0 && matches!(self.kind, GeomType::Box | GeomType::Mesh)
+    }
+
+    /// Radius removed when the shape is reduced to its core (sphere and capsule), else 0.
+    pub fn core_radius(&self) -> f64 {
+        match self.kind {
+            GeomType::Sphere | GeomType::Capsule => self.size.x,
+            _ => 0.0,
+        }
+    }
+
+    /// Support point in the unit direction `dir` (world), without inflation; records the
+    /// feature index in `vertindex`.
+    pub fn support_raw(&mut self, dir: DVec3) -> DVec3 {
+        if self.core {
+            match self.kind {
+                GeomType::Sphere => return self.pos,
+                GeomType::Capsule => {
+                    let axis = self.mat.z_axis;
+                    let up = axis.dot(dir) >= 0.0;
+                    self.vertindex = if up { 0 } else { 1 };
+                    let h = if up { self.size.y } else { -self.size.y };
+                    return self.pos + axis * h;
+                }
+                _ => {}
+            }
+        }
+        match self.kind {
+            GeomType::Sphere => self.pos + dir * self.size.x,
+            GeomType::Capsule => {
+                let l = self.mat.transpose() * dir;
+                let mut p = l * self.size.x;
+                p.z += if l.z >= 0.0 {
+                    self.size.y
+                } else {
+                    -self.size.y
+                };
+                self.vertindex = if l.z >= 0.0 { 0 } else { 1 };
+                self.mat * p + self.pos
+            }
+            GeomType::Ellipsoid => {
+                let l = self.mat.transpose() * dir;
+                let s = self.size;
+                let t = l * s;
+                let norm = t.length();
+                let p = if norm < MINVAL || !norm.is_finite() {
+                    DVec3::new(s.x, 0.0, 0.0)
+                } else {
+                    t * (1.0 / norm) * s
+                };
+                self.mat * p + self.pos
+            }
+            GeomType::Cylinder => {
+                let l = self.mat.transpose() * dir;
+                let n2 = l.x * l.x + l.y * l.y;
+                let scl = if n2 >= MINVAL * MINVAL {
+                    self.size.x / n2.sqrt()
+                } else {
+                    0.0
+                };
+                let up = l.z >= 0.0;
+                self.vertindex = if up { 0 } else { 1 };
+                let p = DVec3::new(
+                    l.x * scl,
+                    l.y * scl,
+                    if up { self.size.y } else { -self.size.y },
+                );
+                self.mat * p + self.pos
+            }
+            GeomType::Box => {
+                let l = self.mat.transpose() * dir;
+                let s = self.size;
+                let p = DVec3::new(
+                    if l.x >= 0.0 { s.x } else { -s.x },
+                    if l.y >= 0.0 { s.y } else { -s.y },
+                    if l.z >= 0.0 { s.z } else { -s.z },
+                );
+                let mut idx = 0;
+                if p.x > 0.0 {
+                    idx |= 1;
+                }
+                if p.y > 0.0 {
+                    idx |= 2;
+                }
+                if p.z > 0.0 {
+                    idx |= 4;
+                }
+                self.vertindex = idx;
+                self.mat * p + self.pos
+            }
+            GeomType::Mesh => {
+                let l = self.mat.transpose() * dir;
+                match self.mesh_support(l) {
+                    Some(p) => self.mat * p + self.pos,
+                    None => self.pos,
+                }
+            }
+            // planes and height fields never reach the convex solver
+            GeomType::Plane | GeomType::HField => self.pos,
+        }
+    }
+
+    /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
+    fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
+        let hull = self.hull?;
+        let verts = &hull.vert;
+        let n = verts.len();
+        if n == 0 {
+            return None;
+        }
+        let graph_ok = hull.adj_start.len() == n + 1;
+        let imax = if n < HILLCLIMB_MIN || !graph_ok {
+            // exhaustive scan, starting from the previous answer
+            let mut imax = 0usize;
+            let mut max = -(f32::MAX as f64);
+            if self.vertindex >= 0 && (self.vertindex as usize) < n {
+                imax = self.vertindex as usize;
+                max = local_dir.dot(verts[imax]);
+            }
+            for (i, v) in verts.iter().enumerate() {
+                let d = local_dir.dot(*v);
+                if d > max {
+                    max = d;
+                    imax = i;
+                }
+            }
+            imax
+        } else {
+            // hill climb on the vertex graph: move to the best neighbour until none improves
+            let mut imax = if self.meshindex >= 0 && (self.meshindex as usize) < n {
+                self.meshindex as usize
+            } else {
+                (hull.extrema[extrema_slot(local_dir)] as usize).min(n - 1)
+            };
+            let mut max = -(f32::MAX as f64);
+            // every step strictly increases `max`, so at most n steps
+            for _ in 0..=n {
+                let prev = imax;
+                let a = hull.adj_start[prev] as usize;
+                let b = (hull.adj_start[prev + 1] as usize).min(hull.adj.len());
+                if a < b {
+                    for &nb in &hull.adj[a..b] {
+                        let nb = nb as usize;
+                        if nb >= n {
+                            continue;
+                        }
+                        let d = local_dir.dot(verts[nb]);
+                        if d > max {
+                            max = d;
+                            imax = nb;
+                        }
+                    }
+                }
+                if imax == prev {
+                    break;
+                }
+            }
+            // an isolated start vertex has no neighbours: it is its own answer
+            self.meshindex = imax as i32;
+            imax
+        };
+        self.vertindex = imax as i32;
+        Some(verts[imax])
+    }
+}
+
+/// Index into `ConvexHull::extrema` of the bucket of a local direction: each component is
+/// `+1` above 0.4, `-1` below -0.4, else 0.
+fn extrema_slot(d: DVec3) -> usize {
+    let c = |x: f64| -> usize {
+        if x > 0.4 {
+            2
+        } else if x < -0.4 {
+            0
+        } else {
+            1
+        }
+    };
+    9 * c(d.x) + 3 * c(d.y) + c(d.z)
+}
+
+/// A vertex of the Minkowski difference `A - B` and the two points it comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Vertex {
+    /// `vert1 - vert2`.
+    pub vert: DVec3,
+    /// Support point of object 1 (inflated by its half margin).
+    pub vert1: DVec3,
+    /// Support point of object 2 (inflated by its half margin).
+    pub vert2: DVec3,
+    /// Support point of object 1 on its true surface (for feature geometry).
+    pub raw1: DVec3,
+    /// Support point of object 2 on its true surface.
+    pub raw2: DVec3,
+    /// Feature index on object 1 (see [`Object::vertindex`]).
+    pub index1: i32,
+    /// Feature index on object 2.
+    pub index2: i32,
+}
+
+/// `S_{A-B}(dir) = S_A(dir) - S_B(-dir)` for a unit direction, both shapes inflated by their
+/// half margins.
+pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) -> Vertex {
+    let raw1 = o1.support_raw(dir);
+    let raw2 = o2.support_raw(-dir);
+    let vert1 = if o1.margin > 0.0 {
+        raw1 + dir * (0.5 * o1.margin)
+    } else {
+        raw1
+    };
+    let vert2 = if o2.margin > 0.0 {
+        raw2 - dir * (0.5 * o2.margin)
+    } else {
+        raw2
+    };
+    Vertex {
+        vert: vert1 - vert2,
+        vert1,
+        vert2,
+        raw1,
+        raw2,
+        index1: o1.vertindex,
+        index2: o2.vertindex,
+    }
+}

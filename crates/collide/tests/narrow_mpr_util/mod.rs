@@ -1,0 +1,446 @@
+//! Shared helpers of the MPR, plane–convex and height-field oracle tests: a minimal JSON
+//! reader (the crate has no serde), the oracle file layout (geoms, mesh hulls, height fields)
+//! and the tolerance-based comparison with its report.
+#![allow(dead_code)]
+
+use collide::glam::{DMat3, DVec3};
+use collide::math::mat_from_rows;
+use collide::narrow::convex::{CcdOptions, ConvexGeom};
+use collide::narrow::PreContact;
+use collide::{ConvexHull, GeomType, HField};
+
+// ------------------------------------------------------------------------------------------
+// JSON
+// ------------------------------------------------------------------------------------------
+
+#[derive(Debug)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    pub fn get(&self, key: &str) -> &Json {
+        self.opt(key).unwrap_or_else(|| panic!("missing key {key}"))
+    }
+    pub fn opt(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => panic!("not an object looking up {key}"),
+        }
+    }
+    pub fn num(&self) -> f64 {
+        match self {
+            Json::Num(x) => *x,
+            other => panic!("not a number: {other:?}"),
+        }
+    }
+    pub fn int(&self) -> i64 {
+        self.num() as i64
+    }
+    pub fn bool(&self) -> bool {
+        match self {
+            Json::Bool(b) => *b,
+            other => panic!("not a bool: {other:?}"),
+        }
+    }
+    pub fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+    pub fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(v) => v,
+            other => panic!("not an array: {other:?}"),
+        }
+    }
+    pub fn nums(&self) -> Vec<f64> {
+        self.arr().iter().map(Json::num).collect()
+    }
+    pub fn u32s(&self) -> Vec<u32> {
+        self.arr().iter().map(|x| x.int() as u32).collect()
+    }
+    pub fn vec3(&self) -> DVec3 {
+        let v = self.nums();
+        assert_eq!(v.len(), 3);
+        DVec3::new(v[0], v[1], v[2])
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) {
+        self.ws();
+        assert_eq!(self.s[self.i] as char, c as char, "at byte {}", self.i);
+        self.i += 1;
+    }
+    fn value(&mut self) -> Json {
+        self.ws();
+        match self.s[self.i] {
+            b'{' => {
+                self.i += 1;
+                let mut fields = Vec::new();
+                self.ws();
+                if self.s[self.i] == b'}' {
+                    self.i += 1;
+                    return Json::Obj(fields);
+                }
+                loop {
+                    self.ws();
+                    let key = match self.value() {
+                        Json::Str(k) => k,
+                        other => panic!("bad key {other:?}"),
+                    };
+                    self.eat(b':');
+                    fields.push((key, self.value()));
+                    self.ws();
+                    let c = self.s[self.i];
+                    self.i += 1;
+                    match c {
+                        b',' => continue,
+                        b'}' => return Json::Obj(fields),
+                        _ => panic!("bad object at {}", self.i),
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if self.s[self.i] == b']' {
+                    self.i += 1;
+                    return Json::Arr(items);
+                }
+                loop {
+                    items.push(self.value());
+                    self.ws();
+                    let c = self.s[self.i];
+                    self.i += 1;
+                    match c {
+                        b',' => continue,
+                        b']' => return Json::Arr(items),
+                        _ => panic!("bad array at {}", self.i),
+                    }
+                }
+            }
+            b'"' => {
+                self.i += 1;
+                let start = self.i;
+                while self.s[self.i] != b'"' {
+                    assert_ne!(self.s[self.i], b'\\', "escapes not supported");
+                    self.i += 1;
+                }
+                let text = std::str::from_utf8(&self.s[start..self.i]).expect("utf8");
+                self.i += 1;
+                Json::Str(text.to_owned())
+            }
+            b't' => self.word("true", Json::Bool(true)),
+            b'f' => self.word("false", Json::Bool(false)),
+            b'n' => self.word("null", Json::Null),
+            _ => {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && matches!(
+                        self.s[self.i],
+                        b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'
+                    )
+                {
+                    self.i += 1;
+                }
+                let text = std::str::from_utf8(&self.s[start..self.i]).expect("utf8");
+                Json::Num(text.parse().unwrap_or_else(|_| panic!("bad number {text}")))
+            }
+        }
+    }
+    fn word(&mut self, w: &str, v: Json) -> Json {
+        assert!(self.s[self.i..].starts_with(w.as_bytes()));
+        self.i += w.len();
+        v
+    }
+}
+
+pub fn parse_json(text: &str) -> Json {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    let v = p.value();
+    p.ws();
+    assert_eq!(p.i, text.len(), "trailing data");
+    v
+}
+
+// ------------------------------------------------------------------------------------------
+// oracle file layout
+// ------------------------------------------------------------------------------------------
+
+pub fn mat_rowmajor(v: &[f64]) -> DMat3 {
+    assert_eq!(v.len(), 9);
+    mat_from_rows([v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]])
+}
+
+pub fn hull(j: &Json) -> ConvexHull {
+    let ext = j.get("extrema").u32s();
+    let mut extrema = [0u32; 27];
+    extrema.copy_from_slice(&ext);
+    ConvexHull {
+        vert: j.get("vert").arr().iter().map(Json::vec3).collect(),
+        mesh_index: j.get("mesh_index").u32s(),
+        adj_start: j.get("adj_start").u32s(),
+        adj: j.get("adj").u32s(),
+        face: j
+            .get("face")
+            .arr()
+            .iter()
+            .map(|f| {
+                let v = f.u32s();
+                [v[0], v[1], v[2]]
+            })
+            .collect(),
+        poly_start: j.get("poly_start").u32s(),
+        poly_vert: j.get("poly_vert").u32s(),
+        poly_normal: j.get("poly_normal").arr().iter().map(Json::vec3).collect(),
+        extrema,
+    }
+}
+
+pub fn hfield(j: &Json) -> HField {
+    let s = j.get("size").nums();
+    HField {
+        name: String::new(),
+        size: [s[0], s[1], s[2], s[3]],
+        nrow: j.get("nrow").int() as usize,
+        ncol: j.get("ncol").int() as usize,
+        data: j.get("data").nums().into_iter().map(|x| x as f32).collect(),
+    }
+}
+
+pub struct Doc {
+    pub json: Json,
+    pub meshes: Vec<ConvexHull>,
+    pub hfields: Vec<HField>,
+}
+
+pub fn load(text: &str) -> Doc {
+    let json = parse_json(text);
+    assert_eq!(json.get("mujoco_version").str(), "4.0.0");
+    let meshes = json
+        .opt("meshes")
+        .map(|m| m.arr().iter().map(hull).collect())
+        .unwrap_or_default();
+    let hfields = json
+        .opt("hfields")
+        .map(|m| m.arr().iter().map(hfield).collect())
+        .unwrap_or_default();
+    Doc {
+        json,
+        meshes,
+        hfields,
+    }
+}
+
+pub fn geom<'a>(j: &Json, doc: &'a Doc) -> ConvexGeom<'a> {
+    let kind = GeomType::from_name(j.get("type").str()).expect("geom type");
+    let mesh = j.get("mesh").int();
+    let hf = j.opt("hfield").map_or(-1, Json::int);
+    ConvexGeom {
+        kind,
+        pos: j.get("pos").vec3(),
+        mat: mat_rowmajor(&j.get("mat").nums()),
+        size: j.get("size").vec3(),
+        hull: (mesh >= 0).then(|| &doc.meshes[mesh as usize]),
+        hfield: (hf >= 0).then(|| &doc.hfields[hf as usize]),
+    }
+}
+
+pub fn contacts(j: &Json) -> Vec<PreContact> {
+    j.arr()
+        .iter()
+        .map(|c| PreContact {
+            dist: c.get("dist").num(),
+            pos: c.get("pos").vec3(),
+            normal: c.get("normal").vec3(),
+            tangent: DVec3::ZERO,
+        })
+        .collect()
+}
+
+pub fn ccd_options(native: bool, multi: bool) -> CcdOptions {
+    CcdOptions {
+        iterations: 35,
+        tolerance: 1e-6,
+        native,
+        multi,
+    }
+}
+
+pub fn angle(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+// ------------------------------------------------------------------------------------------
+// comparison (issue 4 criteria) and report
+// ------------------------------------------------------------------------------------------
+
+/// Tolerances of the pair-level comparison.
+#[derive(Clone, Copy, Debug)]
+pub struct Tol {
+    /// Pairs within this of touching (deepest `dist` within this of `margin`) may disagree on
+    /// whether a contact exists.
+    pub touch: f64,
+    /// Deepest `dist`.
+    pub dist: f64,
+    /// Normal of the deepest contact, radians.
+    pub angle: f64,
+}
+
+pub const ISSUE4: Tol = Tol {
+    touch: 1e-6,
+    dist: 1e-6,
+    angle: 1e-3,
+};
+
+#[derive(Default, Debug)]
+pub struct Stats {
+    pub cases: usize,
+    pub both: usize,
+    pub neither: usize,
+    /// Existence disagreements excused as touching.
+    pub touching: usize,
+    /// Existence disagreements that are failures.
+    pub found_mismatch: usize,
+    pub count_equal: usize,
+    pub dist_fail: usize,
+    pub angle_fail: usize,
+    pub worst_dist: f64,
+    pub worst_angle: f64,
+    pub worst_dist_case: String,
+    pub worst_angle_case: String,
+    pub failures: Vec<String>,
+}
+
+fn deepest(c: &[PreContact]) -> Option<&PreContact> {
+    c.iter().min_by(|a, b| a.dist.total_cmp(&b.dist))
+}
+
+impl Stats {
+    /// Compares one pair. `scale` divides the distance error (1 for absolute errors).
+    pub fn add(
+        &mut self,
+        name: &str,
+        got: &[PreContact],
+        want: &[PreContact],
+        margin: f64,
+        tol: Tol,
+        scale: f64,
+    ) {
+        self.cases += 1;
+        if got.len() == want.len() {
+            self.count_equal += 1;
+        }
+        for c in got {
+            assert!(
+                c.dist.is_finite() && c.pos.is_finite() && c.normal.is_finite(),
+                "{name}: non-finite contact {c:?}"
+            );
+            assert!(
+                c.dist <= margin,
+                "{name}: dist {} beyond margin {margin}",
+                c.dist
+            );
+        }
+        match (deepest(got), deepest(want)) {
+            (None, None) => self.neither += 1,
+            (Some(g), None) | (None, Some(g)) => {
+                if g.dist >= margin - tol.touch * scale {
+                    self.touching += 1;
+                } else {
+                    self.found_mismatch += 1;
+                    self.failures.push(format!(
+                        "{name}: got {} contacts, MuJoCo {} (deepest {:.3e}, margin {margin:.3e})",
+                        got.len(),
+                        want.len(),
+                        g.dist
+                    ));
+                }
+            }
+            (Some(g), Some(w)) => {
+                self.both += 1;
+                let dd = (g.dist - w.dist).abs() / scale;
+                let da = angle(g.normal, w.normal);
+                if dd > self.worst_dist {
+                    self.worst_dist = dd;
+                    self.worst_dist_case = name.to_owned();
+                }
+                if da > self.worst_angle {
+                    self.worst_angle = da;
+                    self.worst_angle_case = name.to_owned();
+                }
+                if !(dd <= tol.dist) {
+                    self.dist_fail += 1;
+                    self.failures.push(format!(
+                        "{name}: deepest dist {:.9e} vs MuJoCo {:.9e} (err {dd:.2e})",
+                        g.dist, w.dist
+                    ));
+                }
+                // a normal is only meaningful when the contact is not exactly touching
+                if !(da <= tol.angle) {
+                    self.angle_fail += 1;
+                    self.failures.push(format!(
+                        "{name}: deepest normal {:?} vs MuJoCo {:?} ({da:.2e} rad)",
+                        g.normal, w.normal
+                    ));
+                }
+            }
+        }
+    }
+
+    pub fn report(&self, label: &str) -> String {
+        let pct = |n: usize| 100.0 * n as f64 / self.cases.max(1) as f64;
+        format!(
+            "{label}: {} pairs ({} with contacts on both sides, {} on neither); existence \
+             mismatches {} (+{} within touching tolerance); equal counts {:.1}%; deepest \
+             dist failures {} (worst {:.2e} in {}), normal failures {} (worst {:.2e} rad in {})",
+            self.cases,
+            self.both,
+            self.neither,
+            self.found_mismatch,
+            self.touching,
+            pct(self.count_equal),
+            self.dist_fail,
+            self.worst_dist,
+            self.worst_dist_case,
+            self.angle_fail,
+            self.worst_angle,
+            self.worst_angle_case,
+        )
+    }
+
+    pub fn count_rate(&self) -> f64 {
+        self.count_equal as f64 / self.cases.max(1) as f64
+    }
+
+    pub fn failure_text(&self, n: usize) -> String {
+        self.failures
+            .iter()
+            .take(n)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
