@@ -15,6 +15,9 @@ For every case, a one-mesh model with a collidable mesh geom is compiled by the 
 
 Run from anywhere: `conformance/.venv/bin/python conformance/mesh_hull_oracle.py`.
 Deterministic (numpy RandomState with fixed seeds).
+
+`--all-dog DIR` instead records every dog bone (162 meshes, 11 MB, not committed) into DIR; compare
+with `HULL_DATA_DIR=DIR cargo test -p collide-mjcf --release --test mesh_hull -- --nocapture`.
 """
 
 import json
@@ -53,7 +56,7 @@ def fmt(a):
 
 
 def compile_case(source, settings):
-    attrs = []
+    attrs = [settings["attrs"]] if settings.get("attrs") else []
     if settings.get("scale") is not None:
         attrs.append(f'scale="{fmt(settings["scale"])}"')
     if settings.get("refpos") is not None:
@@ -71,16 +74,17 @@ def compile_case(source, settings):
         spec = f'vertex="{fmt(source["vertex"])}"'
         if source.get("face") is not None:
             spec += f' face="{" ".join(str(int(i)) for i in np.ravel(source["face"]))}"'
-    xml = (
-        f'<mujoco><asset><mesh name="m" {spec} {" ".join(attrs)}/></asset>'
-        '<worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>'
-    )
+    body = '<geom type="mesh" mesh="m"/>'
+    if not settings.get("static"):
+        body = f"<body><freejoint/>{body}</body>"
+    xml = f'<mujoco><asset><mesh name="m" {spec} {" ".join(attrs)}/></asset><worldbody>{body}</worldbody></mujoco>'
+
     return mujoco.MjModel.from_xml_string(xml, assets)
 
 
 def record(name, cls, source, settings, note=""):
     full = {"scale": [1, 1, 1], "refpos": [0, 0, 0], "refquat": [1, 0, 0, 0], "maxhullvert": -1}
-    full.update({k: v for k, v in settings.items() if v is not None})
+    full.update({k: v for k, v in settings.items() if v is not None and k not in ("attrs", "static")})
     src = dict(source)
     if "vertex" in src:
         src["vertex"] = [float(x) for x in np.ravel(f32(src["vertex"]))]
@@ -288,6 +292,14 @@ def main():
     record("sphere_400_maxhull12", "maxhullvert", {"vertex": sphere_pts(rng, 400)}, {"maxhullvert": 12})
     record("box_grid5_maxhull6", "maxhullvert", {"vertex": box_grid(5)}, {"maxhullvert": 6})
 
+    # -------- tiny: polygon normals below mjEPS become (1, 0, 0); a face below mjMINVAL is dropped
+    tiny = [[9.984011839492268e-9, 0, 0], [7.478957009254827e-9, 0, 0], [0, -7.696193904394022e-9, 0], [0, 0, 2.498897629266139e-6]]
+    record("tiny_tetra", "degenerate", {"vertex": tiny}, {"attrs": 'inertia="shell"', "static": True},
+           "static geom, shell inertia: a 3e-15 triangle and a dropped 1e-17 one")
+    t = [[0.6195756793022156, 0.0, 0.9405602812767029], [0, 0, 0], [0, 0.9454848766326904, 0], [809761898496.0, -994451652608.0, 235702108160.0]]
+    record("needle_tetra", "degenerate", {"vertex": t}, {"attrs": 'inertia="shell"', "static": True},
+           "extreme aspect ratio: qhull keeps a facet whose winding disagrees with its plane")
+
     # -------- degenerate
     record("err_coplanar", "error", {"vertex": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [.3, .6, 0]]}, {})
     record("err_collinear", "error", {"vertex": [[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]]}, {})
@@ -295,5 +307,15 @@ def main():
     record("err_three", "error", {"vertex": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}, {})
 
 
+def all_dog(out):
+    global OUT
+    OUT = out
+    for f in sorted(os.listdir(os.path.join(ROOT, DOG))):
+        if f.endswith(".stl"):
+            record("all_" + f[:-4], "dog", {"file": f"{DOG}/{f}"}, {})
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--all-dog":
+        sys.exit(all_dog(sys.argv[2]))
     sys.exit(main())

@@ -20,12 +20,14 @@ float vertices, the hull graph `mesh_graph`, the merged polygons `mesh_poly*` an
 `mesh_extrema`) is recorded once under "meshes", so the Rust test builds its `ConvexHull`
 from MuJoCo's own hull.
 
-Two kinds of configurations:
+Three kinds of configurations:
   - "random": random orientations, geom 2 moved along a random direction until MuJoCo's
     signed distance (`mj_geomDistance`) reaches a random target near contact;
   - "aligned": a flat feature of geom 2 (box or mesh face, cylinder cap or side, capsule side)
     turned against a flat feature of geom 1 with a small tilt, then placed the same way;
-    these exercise the multi-contact paths.
+    these exercise the multi-contact paths;
+  - "deep": random orientations, penetrating by 0.4 to 1.6 times the smaller shape's size
+    (sphere centres and capsule segments inside the other shape: the full GJK + EPA path).
 
 Run: conformance/.venv/bin/python conformance/narrow_convex.py
 Deterministic (numpy RandomState with a fixed seed). For a fresh validation set:
@@ -57,6 +59,7 @@ OUT = Path(os.environ.get("CONVEX_OUT", HERE.parent / "crates/collide/tests/data
 SEED = int(os.environ.get("CONVEX_SEED", "20250917"))
 N_RANDOM = 140
 N_ALIGNED = 140
+N_DEEP = 40
 
 TYPES = {
     "sphere": 2,
@@ -311,7 +314,9 @@ def rand_margin(rng):
     return 10.0 ** rng.uniform(-3.3, -1.4)
 
 
-def rand_target(rng, smin, margin):
+def rand_target(rng, smin, margin, deep=False):
+    if deep:
+        return -smin * rng.uniform(0.4, 1.6)
     u = rng.rand()
     if u < 0.45:
         return -smin * rng.uniform(0, 0.35)
@@ -382,7 +387,7 @@ def make_case(rng, k1, k2, kind, idx):
     for _ in range(50):
         q1 = rand_quat(rng)
         p1 = rng.normal(size=3) * 0.3
-        if kind == "random":
+        if kind in ("random", "deep"):
             q2 = rand_quat(rng)
             direction = rng.normal(size=3)
             direction /= np.linalg.norm(direction)
@@ -410,7 +415,7 @@ def make_case(rng, k1, k2, kind, idx):
             t1 /= np.linalg.norm(t1)
             t2 = np.cross(w, t1)
             lateral = (t1 * rng.normal() + t2 * rng.normal()) * smin * rng.choice([0.0, 0.5, 1.5])
-        target = rand_target(rng, smin, margin)
+        target = rand_target(rng, smin, margin, deep=kind == "deep")
         if place_at_distance(scene, p1, q1, q2, direction, lateral, target):
             break
     else:
@@ -445,7 +450,7 @@ def main():
         Scene("mesh", [0, 0, 0], name, "mesh", [0, 0, 0], name, 0.0)
     cases = []
     for k1, k2 in PAIRS:
-        for kind, n in (("random", N_RANDOM), ("aligned", N_ALIGNED)):
+        for kind, n in (("random", N_RANDOM), ("aligned", N_ALIGNED), ("deep", N_DEEP)):
             made = 0
             tries = 0
             while made < n and tries < 4 * n:

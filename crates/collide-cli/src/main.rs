@@ -113,11 +113,24 @@ fn main() -> ExitCode {
             ..
         } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
-        Command::TwoD { action: Some(TwoDAction::Render { scene, output, width, height }), .. } => {
-            render_2d(&scene, &output, width, height)
-        }
-        Command::TwoD { action: None, scene: Some(scene) } => run_2d(&scene),
-        Command::TwoD { action: None, scene: None } => Err("collide 2d needs SCENE.json (or `render`)".into()),
+        Command::TwoD {
+            action:
+                Some(TwoDAction::Render {
+                    scene,
+                    output,
+                    width,
+                    height,
+                }),
+            ..
+        } => render_2d(&scene, &output, width, height),
+        Command::TwoD {
+            action: None,
+            scene: Some(scene),
+        } => run_2d(&scene),
+        Command::TwoD {
+            action: None,
+            scene: None,
+        } => Err("collide 2d needs SCENE.json (or `render`)".into()),
         Command::Conformance { dir } => conformance_report(&dir),
     };
     match result {
@@ -379,14 +392,18 @@ fn read_text(path: &Path) -> Result<String, String> {
 }
 
 fn run_2d(scene: &Path) -> Result<(), String> {
-    let out = collide2d::scene::run(&read_text(scene)?).map_err(|e| format!("{}: {e}", scene.display()))?;
+    let out = collide2d::scene::run(&read_text(scene)?)
+        .map_err(|e| format!("{}: {e}", scene.display()))?;
     println!("{out}");
     Ok(())
 }
 
 fn render_2d(scene: &Path, output: &Path, width: u32, height: u32) -> Result<(), String> {
-    let parsed = collide2d::scene::parse_scene(&read_text(scene)?).map_err(|e| format!("{}: {e}", scene.display()))?;
-    let svg = output.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let parsed = collide2d::scene::parse_scene(&read_text(scene)?)
+        .map_err(|e| format!("{}: {e}", scene.display()))?;
+    let svg = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
     let bytes = if svg {
         collide2d::render::render_svg(&parsed, width, height).into_bytes()
     } else {

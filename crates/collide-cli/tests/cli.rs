@@ -156,12 +156,24 @@ fn demo_pool() -> PathBuf {
 #[test]
 fn two_d_queries_print_one_result_per_query() {
     let out = collide().arg("2d").arg(demo_pool()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(demo_pool()).unwrap()).unwrap();
-    assert_eq!(v["results"].as_array().unwrap().len(), scene["queries"].as_array().unwrap().len());
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(demo_pool()).unwrap()).unwrap();
+    assert_eq!(
+        v["results"].as_array().unwrap().len(),
+        scene["queries"].as_array().unwrap().len()
+    );
     let first = &v["results"][0];
-    assert!(first["normal"].as_array().is_some() || first["distance"].is_number() || first["contained"].is_boolean());
+    assert!(
+        first["normal"].as_array().is_some()
+            || first["distance"].is_number()
+            || first["contained"].is_boolean()
+    );
 }
 
 #[test]
@@ -170,8 +182,18 @@ fn two_d_render_writes_png_and_svg() {
     std::fs::create_dir_all(&dir).unwrap();
     for name in ["pool.png", "pool.svg"] {
         let path = dir.join(name);
-        let out = collide().args(["2d", "render"]).arg(demo_pool()).arg("-o").arg(&path).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = collide()
+            .args(["2d", "render"])
+            .arg(demo_pool())
+            .arg("-o")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let bytes = std::fs::read(&path).unwrap();
         if name.ends_with(".png") {
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -187,7 +209,11 @@ fn two_d_bad_scene_names_the_field() {
     let dir = std::env::temp_dir().join(format!("collide-2d-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.json");
-    std::fs::write(&path, r#"{"shapes":[{"type":"circle","radius":-1}],"queries":[]}"#).unwrap();
+    std::fs::write(
+        &path,
+        r#"{"shapes":[{"type":"circle","radius":-1}],"queries":[]}"#,
+    )
+    .unwrap();
     let out = collide().arg("2d").arg(&path).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr).to_string();

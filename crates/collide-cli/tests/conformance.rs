@@ -77,7 +77,10 @@ fn convex_pairs_are_found_with_mujocos_contact_counts() {
     // (pairs within 1e-6 of touching excepted), no extra pairs, equal contact counts. The
     // per-model accuracy of the deepest contact is in the printed table.
     let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
-    println!("{}", collide_cli::conformance::format_convex_table(&reports));
+    println!(
+        "{}",
+        collide_cli::conformance::format_convex_table(&reports)
+    );
     let sum = |f: &dyn Fn(&collide_cli::conformance::ConvexReport) -> usize| -> usize {
         reports.iter().map(|r| f(&r.contacts.convex)).sum()
     };
@@ -90,5 +93,8 @@ fn convex_pairs_are_found_with_mujocos_contact_counts() {
     let n = (pairs - touching) as f64;
     assert!(found as f64 >= 0.995 * n, "found {found} of {n}");
     assert!(extra as f64 <= 0.005 * n, "{extra} extra pairs");
-    assert!(equal as f64 >= 0.9 * found as f64, "equal counts on {equal} of {found}");
+    assert!(
+        equal as f64 >= 0.9 * found as f64,
+        "equal counts on {equal} of {found}"
+    );
 }

@@ -15,8 +15,8 @@ use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
-use crate::mesh_hull::build_hull_from_source;
 use crate::mesh_file::{decode_mesh, RawMesh};
+use crate::mesh_hull::build_hull_from_source;
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
 
@@ -1240,8 +1240,8 @@ impl<'r> Builder<'r> {
         for &g in m.pair_geom1.iter().chain(&m.pair_geom2) {
             in_pair[g] = true;
         }
-        for g in 0..m.ngeom() {
-            let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || in_pair[g];
+        for (g, &paired) in in_pair.iter().enumerate() {
+            let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
             if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
             {
                 used[id] = true;

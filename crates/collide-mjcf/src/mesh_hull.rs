@@ -1,36 +1,53 @@
 //! MuJoCo's collision hull of a mesh (`mjCMesh::MakeGraph`, `MakePolygons` and
 //! `MakePolygonNormals` in `user_mesh.cc`, `mesh_extrema` in `user_model.cc`, 4.0.0).
 //!
-//! MuJoCo runs qhull (`qhull Qt`, plus `Q9 TA<maxhullvert-4>`) on the mesh vertices **as the file
-//! states them** (float values, before `refpos`/`refquat`/`scale` and before the move to the
-//! principal frame), keeps qhull's vertex list, each vertex's neighbours (from the facets around
-//! it) and the triangles, merges the triangles whose normals round to the same spherical angles
-//! at a 0.01 rad resolution into polygons (again in the file frame), takes each polygon's normal
-//! from its first three vertices in the final (double) frame, and seeds the hill-climbing support
-//! with the 27 `mesh_extrema`, computed in `float` on the stored vertices.
+//! What MuJoCo 4.0.0 does (verified against its output, see `tests/mesh_hull.rs`):
+//! - qhull (`qhull Qt`, plus `Q9 TA<maxhullvert-4>`) runs on the vertices **as the file states
+//!   them** (float values, before `refpos`/`refquat`/`scale` and the move to the principal frame),
+//!   after a pre-check for colocated, collinear and coplanar sets with `mjMINVAL` tolerances;
+//! - the graph keeps qhull's vertex list, each vertex's neighbours in the order of the facets
+//!   around it, and the triangles with qhull's orientation;
+//! - triangles whose normals round to the same spherical angles at 0.01 rad (file frame) are
+//!   merged into polygons, traced into boundary paths, and emitted in the iteration order of a
+//!   libc++ `std::unordered_map` keyed by the two rounded angles (hashed with a boost-style
+//!   `hash_combine`);
+//! - the polygon normal is Newell's area-weighted normal of the path in the final double frame,
+//!   `(1, 0, 0)` below `mjEPS`;
+//! - with a mirroring scale the triangles are flipped and each path is reversed after its first
+//!   vertex, so both stay outward;
+//! - `mesh_extrema` is the first hull vertex with the largest `f32` dot product for each of the 27
+//!   directions `{-1, 0, 1}^3`.
 //!
-//! The hull here is an emulation of qhull's incremental construction: the same initial simplex
-//! (`qh_maxsimplex`), the same hyperplane arithmetic (`qh_sethyperplane_det`), point partition
-//! (`qh_partitionall`, `qh_findbest`, `qh_findbestnew`, `qh_findbesthorizon`), processing order
-//! (`qh_nextfurthest`, `qh_furthestnext` for `Q9`), cone construction and list bookkeeping
-//! (facet list, vertex list, vertex ids). When qhull would not need to merge facets (points in
-//! general position: scanned and organic meshes, random clouds) this reproduces MuJoCo's graph
-//! integer for integer: vertex order, neighbour order, triangle order and orientation, hence the
-//! polygon paths, polygon normals and extrema ties.
+//! The hull is an emulation of qhull's incremental construction: the same initial simplex
+//! (`qh_maxsimplex`), hyperplane arithmetic (`qh_sethyperplane_det`, Gaussian fallback), point
+//! partition (`qh_partitionall`, `qh_findbest`, `qh_findbestnew`, `qh_findbesthorizon`),
+//! processing order (`qh_nextfurthest`, `qh_furthestnext` for `Q9`, `TA` stop), cone construction
+//! and list bookkeeping (facet list, vertex list, vertex ids). When qhull does not merge facets
+//! (points in general position: scanned and organic meshes, random clouds) this reproduces
+//! MuJoCo's graph, polygons and extrema exactly, orders included.
 //!
-//! When qhull merges facets (exactly coplanar vertices: boxes, prisms, CAD parts), qhull's merge
-//! machinery is **not** emulated. The construction continues without merging, then coplanar
-//! triangles are grouped, vertices that lie inside a face or on an edge are dropped (as qhull's
-//! merging does) and each face is re-triangulated as a fan from its newest vertex (qhull's
-//! `qh_triangulate_facet` apex). The vertex set and the polygons are then MuJoCo's; the vertex
-//! order, the triangle order and the diagonals of faces with more than 3 vertices may differ.
+//! When qhull merges facets (exactly coplanar vertices: boxes, prisms, CAD parts, and some
+//! nearly flat spots of scanned meshes), qhull's merge machinery (`qh_premerge`,
+//! `qh_all_merges`, `qh_reducevertices`, `qh_triangulate`) is **not** emulated. The construction
+//! continues without merging, then coplanar triangles are grouped, vertices inside a face or on
+//! an edge are dropped (as merging does) and each face is re-triangulated as a fan from its newest
+//! vertex (qhull's `qh_triangulate_facet` apex). The vertex set, the polygons (as vertex sets),
+//! the polygon normals and the support value of every extremum are then MuJoCo's; the vertex
+//! order, the triangle order, the polygon order and paths, the diagonals of faces with more than
+//! three vertices, and which of several tied vertices an extremum names may differ.
+//! [`last_build_was_exact`] tells which path a build took.
 //!
 //! Two entry points:
 //! - [`build_hull_from_source`] takes the vertices as the file states them (what the compiler
-//!   reads, e.g. [`crate::mesh_file::RawMesh::vert`]) and the mesh settings; this is the exact path.
-//! - [`build_hull`] only has the compiled mesh and runs qhull on the compiled (principal-frame)
-//!   vertices. Exactly coplanar file vertices are usually no longer exactly coplanar there, and
-//!   the 0.01 rad polygon bins move with the frame, so use it only when the source is lost.
+//!   read, e.g. [`crate::mesh_file::RawMesh::vert`]) and the mesh settings: MuJoCo's frames.
+//! - [`build_hull`] only has the compiled mesh. It recovers the asset-frame vertices
+//!   (`pos + quat · v` rounded to `f32`, accepted if they map back to the compiled vertices
+//!   exactly), which are the file vertices when the mesh has no `refpos`, `refquat` or `scale`;
+//!   otherwise qhull runs on the compiled vertices, where exact coplanarity and the 0.01 rad
+//!   polygon bins of the file frame are lost.
+
+// NaN-aware comparisons (`!(x > y)`) are deliberate.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::mesh_compile::MeshSettings;
 use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
@@ -49,10 +66,12 @@ type P3 = [f64; 3];
 /// MuJoCo's collision hull of a compiled mesh: hull vertices (subset of `mesh.vert`), vertex
 /// adjacency, triangles, merged polygons with normals, 27 extrema seeds.
 ///
-/// qhull runs on the compiled vertices (see the module documentation: prefer
-/// [`build_hull_from_source`] when the file vertices are available). `maxhullvert` is
-/// `mesh/@maxhullvert` (`None` for MuJoCo's -1). Errors (fewer than 4 vertices, colocated,
-/// collinear or coplanar vertex sets, non-finite vertices, qhull failures) name the mesh.
+/// qhull runs on the asset-frame vertices recovered from `mesh.vert`, `mesh.pos` and
+/// `mesh.quat` (the file vertices for meshes without `refpos`/`refquat`/`scale`), else on the
+/// compiled vertices; prefer [`build_hull_from_source`] when the file vertices are available.
+/// `maxhullvert` is `mesh/@maxhullvert` (`None` for MuJoCo's -1). Errors (fewer than 4
+/// vertices, colocated, collinear or coplanar vertex sets, non-finite vertices, qhull failures)
+/// name the mesh.
 pub fn build_hull(mesh: &Mesh, maxhullvert: Option<usize>) -> Result<ConvexHull, String> {
     let pts: Vec<P3> = mesh.vert.iter().map(|v| [v.x, v.y, v.z]).collect();
     match reconstruct_asset_frame(mesh) {
@@ -396,7 +415,7 @@ impl Facet {
     /// A facet from an outward (counter-clockwise) triangle, vertices sorted by decreasing id.
     fn from_outward(t: [usize; 3], id: impl Fn(usize) -> usize) -> Facet {
         let mut v = t;
-        v.sort_by(|a, b| id(*b).cmp(&id(*a)));
+        v.sort_by_key(|&x| std::cmp::Reverse(id(x)));
         // the sort is a permutation of t; it keeps the winding iff it is even
         let even = [[t[0], t[1], t[2]], [t[1], t[2], t[0]], [t[2], t[0], t[1]]].contains(&v);
         // face() = v when !toporient, and a swap (odd) when toporient
@@ -518,8 +537,8 @@ fn assemble(
 }
 
 /// The polygon normal of MuJoCo 4.0.0 (`MakePolygonNormals`): Newell's area-weighted normal of
-/// the path in the final frame (for a triangle, the normalized cross product). Degenerate
-/// paths fall back like `mjuu_makenormal` on their first three vertices.
+/// the path in the final frame (for a triangle, the normalized cross product); `(1, 0, 0)` when
+/// its length is below `mjEPS` (measured: a 3e-15 triangle gets exactly `(1, 0, 0)`).
 fn newell_normal(fin: &[P3], path: &[usize]) -> DVec3 {
     let m = path.len();
     let mut n = [0.0f64; 3];
@@ -533,22 +552,6 @@ fn newell_normal(fin: &[P3], path: &[usize]) -> DVec3 {
     let len = dot(&n, &n).sqrt();
     if len >= MJEPS && len.is_finite() {
         DVec3::new(n[0] / len, n[1] / len, n[2] / len)
-    } else {
-        make_normal(&fin[path[0]], &fin[path[1]], &fin[path[2]])
-    }
-}
-
-/// `mjuu_makenormal` (the template version): `(b − a) × (c − a)` normalized; below `mjEPS` the
-/// numerator becomes `(1, 0, 0)` (kept finite here when the length is exactly zero).
-fn make_normal(a: &P3, b: &P3, c: &P3) -> DVec3 {
-    let mut n = cross(&sub(b, a), &sub(c, a));
-    let nrm = dot(&n, &n).sqrt();
-    if nrm < MJEPS {
-        n = [1.0, 0.0, 0.0];
-    }
-    let r = DVec3::new(n[0] / nrm, n[1] / nrm, n[2] / nrm);
-    if r.is_finite() {
-        r
     } else {
         DVec3::X
     }
@@ -1059,9 +1062,9 @@ mod qhull {
                 let pivot = rows[k][k];
                 for i in k + 1..numrow {
                     let n = rows[i][k] / pivot;
-                    for j in k + 1..3 {
-                        let sub = n * rows[k][j];
-                        rows[i][j] -= sub;
+                    let pivotrow = rows[k];
+                    for (j, p) in pivotrow.iter().enumerate().skip(k + 1) {
+                        rows[i][j] -= n * p;
                     }
                 }
             }
@@ -2136,9 +2139,7 @@ mod repair {
             if a > b {
                 continue;
             }
-            let Some(&fb) = edge.get(&(b, a)) else {
-                return None;
-            };
+            let &fb = edge.get(&(b, a))?;
             let ca = centre(&faces[fa]);
             let cb = centre(&faces[fb]);
             let da = dot(&planes[fb].0, &ca) - planes[fb].1;
@@ -2185,10 +2186,8 @@ mod repair {
                 for k in 0..3 {
                     let (a, b) = (f[k], f[(k + 1) % 3]);
                     let tw = edge.get(&(b, a)).copied().unwrap_or(NONE);
-                    if tw == NONE || group[tw] != gi {
-                        if next.insert(a, b).is_some() {
-                            return None;
-                        }
+                    if (tw == NONE || group[tw] != gi) && next.insert(a, b).is_some() {
+                        return None;
                     }
                 }
             }
@@ -2412,6 +2411,7 @@ mod polygons {
         }
     }
 
+    #[allow(clippy::manual_is_multiple_of)] // MSRV 1.85
     fn is_prime(n: usize) -> bool {
         if n < 2 {
             return false;

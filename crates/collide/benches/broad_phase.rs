@@ -18,13 +18,18 @@ impl Rng {
 /// `n` spheres of radius 0.5 on a plane-like slab, about 0.3 neighbours each.
 fn spheres(n: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
     let side = (n as f64 * 4.0).sqrt();
-    (0..n).map(|_| [rng.next() * side, rng.next() * side, rng.next() * 2.0]).collect()
+    (0..n)
+        .map(|_| [rng.next() * side, rng.next() * side, rng.next() * 2.0])
+        .collect()
 }
 
 fn boxes(c: &[[f64; 3]]) -> Intervals {
     let mut b = Intervals::default();
     for p in c {
-        b.push([p[0] - 0.5, p[1] - 0.5, p[2] - 0.5], [p[0] + 0.5, p[1] + 0.5, p[2] + 0.5]);
+        b.push(
+            [p[0] - 0.5, p[1] - 0.5, p[2] - 0.5],
+            [p[0] + 0.5, p[1] + 0.5, p[2] + 0.5],
+        );
     }
     b
 }
@@ -54,7 +59,11 @@ fn bench(c: &mut Criterion) {
                 for (i, p) in centres.iter_mut().enumerate() {
                     p[0] += (rng.next() - 0.5) * 0.01;
                     p[1] += (rng.next() - 0.5) * 0.01;
-                    b.set(i, [p[0] - 0.5, p[1] - 0.5, p[2] - 0.5], [p[0] + 0.5, p[1] + 0.5, p[2] + 0.5]);
+                    b.set(
+                        i,
+                        [p[0] - 0.5, p[1] - 0.5, p[2] - 0.5],
+                        [p[0] + 0.5, p[1] + 0.5, p[2] + 0.5],
+                    );
                 }
                 let mut pairs = 0usize;
                 sap.overlapping_pairs(&b, &[], |_, _| pairs += 1);

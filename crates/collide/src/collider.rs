@@ -326,13 +326,22 @@ impl<'m> Collider<'m> {
         let n = match kind {
             Dispatch::Never => 0,
             Dispatch::Analytic(f) => {
-                let s1 = Shape { pos: poses.geom_xpos[g1], mat: poses.geom_xmat[g1], size: m.geom_size[g1] };
-                let s2 = Shape { pos: poses.geom_xpos[g2], mat: poses.geom_xmat[g2], size: m.geom_size[g2] };
+                let s1 = Shape {
+                    pos: poses.geom_xpos[g1],
+                    mat: poses.geom_xmat[g1],
+                    size: m.geom_size[g1],
+                };
+                let s2 = Shape {
+                    pos: poses.geom_xpos[g2],
+                    mat: poses.geom_xmat[g2],
+                    size: m.geom_size[g2],
+                };
                 f(&s1, &s2, threshold, &mut self.pre)
             }
             convex => {
                 let (c1, c2) = (convex_geom(m, poses, g1), convex_geom(m, poses, g2));
-                if (c1.kind == GeomType::Mesh && c1.hull.is_none()) || (c2.kind == GeomType::Mesh && c2.hull.is_none())
+                if (c1.kind == GeomType::Mesh && c1.hull.is_none())
+                    || (c2.kind == GeomType::Mesh && c2.hull.is_none())
                 {
                     // a mesh without collision hull (the model did not come from the compiler)
                     stats.unsupported += 1;
@@ -342,7 +351,9 @@ impl<'m> Collider<'m> {
                 let opt = &self.ccd;
                 match convex {
                     Dispatch::PlaneConvex => plane_convex(&c1, &c2, threshold, &mut self.pre),
-                    Dispatch::HFieldConvex => hfield_convex(&c1, &c2, threshold, opt, &mut self.pre),
+                    Dispatch::HFieldConvex => {
+                        hfield_convex(&c1, &c2, threshold, opt, &mut self.pre)
+                    }
                     _ => convex_pair(&c1, &c2, threshold, opt, &mut self.pre),
                 }
             }
@@ -367,8 +378,13 @@ fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
         pos: poses.geom_xpos[g],
         mat: poses.geom_xmat[g],
         size: m.geom_size[g],
-        hull: data.filter(|_| t == GeomType::Mesh).and_then(|i| m.mesh.get(i)).and_then(|x| x.hull.as_ref()),
-        hfield: data.filter(|_| t == GeomType::HField).and_then(|i| m.hfield.get(i)),
+        hull: data
+            .filter(|_| t == GeomType::Mesh)
+            .and_then(|i| m.mesh.get(i))
+            .and_then(|x| x.hull.as_ref()),
+        hfield: data
+            .filter(|_| t == GeomType::HField)
+            .and_then(|i| m.hfield.get(i)),
     }
 }
 

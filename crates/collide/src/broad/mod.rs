@@ -255,13 +255,6 @@ impl BroadPhase {
         self.asleep.get(b).copied().unwrap_or(false)
     }
 
-    /// MuJoCo's sleep filter: skip two sleeping bodies, and a sleeping body against static
-    /// geometry (weld group 0); a sleeping body still pairs with awake and mocap bodies.
-    pub fn sleep_filtered(&self, m: &Model, b1: usize, b2: usize) -> bool {
-        let (s1, s2) = (self.is_asleep(b1), self.is_asleep(b2));
-        (s1 && s2) || (s1 && m.body_weldid[b2] == 0) || (s2 && m.body_weldid[b1] == 0)
-    }
-
     /// Collidable geoms (contype or conaffinity nonzero) of body `b`.
     pub fn body_geoms(&self, b: usize) -> &[usize] {
         &self.body_geoms[b]

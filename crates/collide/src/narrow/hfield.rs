@@ -81,7 +81,9 @@ fn query<'a>(
     margin: f64,
 ) -> Option<(HFieldQuery, CcdObj<'a>)> {
     if !valid(field)
-        || !(hf.pos.is_finite() && hf.mat.is_finite() && margin.is_finite())
+        || !hf.pos.is_finite()
+        || !hf.mat.is_finite()
+        || !margin.is_finite()
         || field.size.iter().any(|s| !s.is_finite())
     {
         return None;

@@ -90,7 +90,8 @@ pub fn plane_convex(
     if !obj.is_supported()
         || obj.kind == GeomType::HField
         || !obj.is_finite()
-        || !(plane.pos.is_finite() && plane.mat.is_finite())
+        || !plane.pos.is_finite()
+        || !plane.mat.is_finite()
     {
         return 0;
     }

@@ -391,7 +391,7 @@ impl Stats {
                     self.worst_angle = da;
                     self.worst_angle_case = name.to_owned();
                 }
-                if !(dd <= tol.dist) {
+                if dd.is_nan() || dd > tol.dist {
                     self.dist_fail += 1;
                     self.failures.push(format!(
                         "{name}: deepest dist {:.9e} vs MuJoCo {:.9e} (err {dd:.2e})",
@@ -399,7 +399,7 @@ impl Stats {
                     ));
                 }
                 // a normal is only meaningful when the contact is not exactly touching
-                if !(da <= tol.angle) {
+                if da.is_nan() || da > tol.angle {
                     self.angle_fail += 1;
                     self.failures.push(format!(
                         "{name}: deepest normal {:?} vs MuJoCo {:?} ({da:.2e} rad)",

@@ -245,7 +245,7 @@ impl Polytope {
     }
 
     /// Initial polytope from a GJK segment: a hexahedron around it.
-    fn from_segment(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+    fn init_segment(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
         let v1 = s[0].vert;
         let v2 = s[1].vert;
         self.center = 0.5 * (v1 + v2);
@@ -288,7 +288,7 @@ impl Polytope {
                     Vertex::default(),
                 ];
                 self.reset();
-                return self.from_triangle(&t, o1, o2);
+                return self.init_triangle(&t, o1, o2);
             }
         }
         let (p1, p2) = (self.verts[v1i].vert, self.verts[v2i].vert);
@@ -305,12 +305,12 @@ impl Polytope {
     }
 
     /// Initial polytope from a GJK triangle: a hexahedron (two tetrahedra sharing it).
-    fn from_triangle(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+    fn init_triangle(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
         let (v1, v2, v3) = (s[0].vert, s[1].vert, s[2].vert);
         self.center = (v1 + v2 + v3) * (1.0 / 3.0);
         let n = (v2 - v1).cross(v3 - v1);
         let n_norm = n.length();
-        if !(n_norm >= MINVAL) {
+        if n_norm.is_nan() || n_norm < MINVAL {
             return EpaStatus::P3BadNormal;
         }
         let v1i = self.insert_vertex(s[0]);
@@ -341,7 +341,7 @@ impl Polytope {
     }
 
     /// Initial polytope from a GJK tetrahedron.
-    fn from_tetrahedron(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
+    fn init_tetrahedron(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
         let v1 = self.insert_vertex(s[0]);
         let v2 = self.insert_vertex(s[1]);
         let v3 = self.insert_vertex(s[2]);
@@ -362,7 +362,7 @@ impl Polytope {
                     Vertex::default(),
                 ];
                 self.reset();
-                return self.from_triangle(&t, o1, o2);
+                return self.init_triangle(&t, o1, o2);
             }
         }
         if !test_tetra(s[0].vert, s[1].vert, s[2].vert, s[3].vert) {
@@ -396,9 +396,9 @@ pub(crate) fn epa(
     pt.reset();
     pt.overflow = false;
     let status = match n {
-        2 => pt.from_segment(simplex, o1, o2),
-        3 => pt.from_triangle(simplex, o1, o2),
-        4 => pt.from_tetrahedron(simplex, o1, o2),
+        2 => pt.init_segment(simplex, o1, o2),
+        3 => pt.init_triangle(simplex, o1, o2),
+        4 => pt.init_tetrahedron(simplex, o1, o2),
         _ => return res,
     };
     res.status = if pt.overflow {

@@ -80,7 +80,7 @@ pub(crate) fn gjk(
     let mut stopped = false;
 
     while k < max_iterations {
-        if !(x_norm >= min_norm) || (x_norm_prev - x_norm).abs() < MINVAL {
+        if x_norm.is_nan() || x_norm < min_norm || (x_norm_prev - x_norm).abs() < MINVAL {
             stopped = true;
             break;
         }
@@ -444,4 +444,95 @@ pub(crate) fn tri_affine(v1: DVec3, v2: DVec3, v3: DVec3, p: DVec3) -> [f64; 3] 
     }
     let c = cofactors(v1, v2, v3, p, x, y);
     [c[0] / m_max, c[1] / m_max, c[2] / m_max]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::GeomType;
+    use glam::DMat3;
+
+    fn sphere(p: DVec3, r: f64) -> Object<'static> {
+        Object::new(
+            GeomType::Sphere,
+            p,
+            DMat3::IDENTITY,
+            DVec3::new(r, 0.0, 0.0),
+            None,
+            0.0,
+        )
+    }
+
+    fn run(
+        a: &mut Object,
+        b: &mut Object,
+        iterations: usize,
+        tol: f64,
+        cutoff: f64,
+        use_intersect: bool,
+    ) -> Gjk {
+        let (pa, pb) = (a.pos, b.pos);
+        gjk(a, b, pa, pb, iterations, tol, cutoff, use_intersect)
+    }
+
+    fn cube(p: DVec3, rot: DMat3, h: f64) -> Object<'static> {
+        Object::new(GeomType::Box, p, rot, DVec3::splat(h), None, 0.0)
+    }
+
+    #[test]
+    fn distance_mode() {
+        let mut a = sphere(DVec3::new(-1.5, 0.0, 0.0), 1.0);
+        let mut b = sphere(DVec3::new(1.5, 0.0, 0.0), 1.0);
+        let g = run(&mut a, &mut b, 100, 1e-10, f64::MAX, false);
+        assert!((g.dist - 1.0).abs() < 1e-8, "{}", g.dist);
+        assert!((g.x1 - DVec3::new(-0.5, 0.0, 0.0)).length() < 1e-4);
+        assert!((g.x2 - DVec3::new(0.5, 0.0, 0.0)).length() < 1e-4);
+        // a cutoff below the distance ends early with "far"
+        let g = run(&mut a, &mut b, 100, 1e-10, 0.5, false);
+        assert!(g.separated && g.dist == FAR);
+        // boxes: exact distance (discrete shapes converge exactly)
+        let r = DMat3::from_rotation_z(0.3);
+        let mut a = cube(DVec3::ZERO, DMat3::IDENTITY, 1.0);
+        let mut b = cube(DVec3::new(3.0, 0.2, 0.1), r, 0.5);
+        let g = run(&mut a, &mut b, 100, 1e-10, f64::MAX, false);
+        let corner_x = 3.0 - 0.5 * (0.3f64.cos() + 0.3f64.sin());
+        assert!(
+            (g.dist - (corner_x - 1.0)).abs() < 1e-12,
+            "{} vs {}",
+            g.dist,
+            corner_x - 1.0
+        );
+    }
+
+    #[test]
+    fn intersection_mode() {
+        for use_intersect in [false, true] {
+            // overlapping: a tetrahedron (or a simplex within tolerance) around the origin
+            let mut a = cube(DVec3::ZERO, DMat3::from_rotation_x(0.4), 1.0);
+            let mut b = cube(DVec3::new(1.5, 0.3, -0.2), DMat3::from_rotation_y(0.7), 0.8);
+            let g = run(&mut a, &mut b, 50, 1e-6, 0.0, use_intersect);
+            assert!(
+                !g.separated && g.dist <= 1e-6 && g.nsimplex > 1,
+                "{use_intersect}: {g:?}"
+            );
+            // separated: a separating direction ends the search
+            let mut b = cube(DVec3::new(3.5, 0.3, -0.2), DMat3::from_rotation_y(0.7), 0.8);
+            let g = run(&mut a, &mut b, 50, 1e-6, 0.0, use_intersect);
+            assert!(g.separated || g.dist > 1e-6, "{use_intersect}: {g:?}");
+        }
+    }
+
+    #[test]
+    fn subdistance_corner_cases() {
+        // degenerate simplices give finite barycentric coordinates summing to one
+        let p = DVec3::new(1.0, 2.0, 3.0);
+        let l = s1d(p, p);
+        assert!(l.iter().all(|x| x.is_finite()));
+        let l = s2d(p, p, p);
+        assert!(l.iter().all(|x| x.is_finite()));
+        let l = s3d(p, p + DVec3::X, p + DVec3::Y, p + DVec3::Z);
+        assert!((l.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{l:?}");
+        let l = tri_affine(p, p, p, DVec3::ZERO);
+        assert!(l.iter().all(|x| x.is_finite()));
+    }
 }

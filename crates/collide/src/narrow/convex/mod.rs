@@ -7,19 +7,23 @@
 //! reported when `dist < margin`.
 //!
 //! # The native solver (MuJoCo 4.0.0's `mjc_ccd`)
-//! - Every shape is inflated by `margin / 2` (support point moved along the query direction),
-//!   so shapes within `margin` of each other overlap; the reported distance is
-//!   `margin - depth`.
-//! - Spheres and capsules are first reduced to their centre point / axis segment and a GJK
-//!   distance query runs on the cores; if the cores are farther apart than the tolerance, the
-//!   witness points are pushed out by the radii (plus `margin / 2`) and that is the contact.
-//!   Otherwise (deep penetration) the full shapes go through GJK and EPA.
-//! - GJK: signed-volume sub-distance, Frank–Wolfe duality-gap stop, `gjkIntersect` fallback.
-//! - EPA: polytope from the GJK simplex, horizon expansion, witnesses from the closest face.
+//! What follows was read from MuJoCo's source (3.x `engine_collision_gjk.c`) and then adjusted
+//! to what the released 4.0.0 binary measurably does (`conformance/narrow_convex.py`):
+//! - Core distance first: whenever a sphere or capsule is involved **or the margin is
+//!   positive**, GJK computes the distance between the cores (sphere centre, capsule axis
+//!   segment, every other shape as it is, no inflation). If it exceeds the tolerance, the witness
+//!   points are pushed out by the radii plus `margin / 2` each and that is the contact (its
+//!   distance is exact to GJK's tolerance). Only overlapping cores go on to the full solve.
+//! - Full solve: both shapes inflated by `margin / 2` (the Minkowski support moves by `margin`
+//!   along the query direction); GJK (signed-volume sub-distance, Frank–Wolfe duality-gap
+//!   stop; no `gjkIntersect` shortcut, which 4.0.0 does not take) then EPA from its simplex
+//!   (horizon expansion, faces oriented away from the polytope centre, stop when the current
+//!   support's bound is within the tolerance of the closest face). The contact has
+//!   `dist = margin - depth`, `pos` the witnesses' midpoint, `normal` their difference.
 //! - Multi-contact (flag `multiccd`): for cylinder, box and mesh pairs (up to 4 contacts) and
-//!   capsule–cylinder / capsule–mesh (up to 2), face–face or edge–face clipping from the
-//!   features of the closest EPA face (or the last GJK simplex for shallow capsule contacts);
-//!   see [`multicontact`](self::multicontact).
+//!   capsule–cylinder / capsule–mesh (up to 2), face–face or edge–face clipping of the true
+//!   (uninflated) features touched by the closest EPA face, or by the last GJK simplex for a
+//!   shallow contact; see `multicontact.rs` for the rules and the reporting convention.
 //!
 //! # Iteration limits
 //! GJK runs at most `ccd_iterations` steps and EPA at most `min(ccd_iterations,`
@@ -270,7 +274,7 @@ fn solve(
             let x1 = g.x1 + n * fm1;
             let x2 = g.x2 - n * fm2;
             let dist = g.dist - fm1 - fm2;
-            if !(dist < 0.0) {
+            if dist.is_nan() || dist >= 0.0 {
                 return None;
             }
             let k = g.nsimplex.clamp(1, 3);

@@ -1,20 +1,31 @@
 //! Single-shot multi-contact (MuJoCo's `multicontact`): from the features of the two shapes that
-//! the solver's last simplex or EPA face touches, find a pair of nearly anti-parallel faces
-//! (face–face) or an edge nearly parallel to a face (edge–face), clip the incident polygon or
-//! edge against the reference face (Sutherland–Hodgman), keep the points that are within the
-//! margin, and reduce them to at most four (largest-area quadrilateral) or two (farthest pair for
-//! an edge).
+//! the solver's closest EPA face (or last GJK simplex) touches, find a pair of nearly
+//! anti-parallel faces (face–face) or an edge nearly parallel to a face (edge–face), clip the
+//! incident polygon or edge against the side planes of the reference face (Sutherland–Hodgman),
+//! keep the points within the margin, and reduce them to at most four (MuJoCo's greedy
+//! largest-quadrilateral search) or two (the farthest pair, for an edge).
 //!
-//! Flat features: box faces, mesh hull polygons, cylinder caps (as 16-gons, MuJoCo's
-//! approximation). Straight features: box and mesh edges, the cylinder side line and the capsule
-//! side line (the line of the capsule surface through the contact point, parallel to its axis).
+//! Features: box faces and edges (from the corner bits of the support points), mesh hull
+//! polygons and edges (from the hull vertices), cylinder caps (16-gons with MuJoCo's tabulated
+//! angles) and the side line through the support point, and the capsule side line (the line of
+//! the capsule surface through the contact point, parallel to its axis, as long as the axis
+//! segment).
 //!
-//! Each kept point `v` (on the incident feature) gives one contact, measured against the
-//! reference plane `(p, n)` with `u` the incident feature's outward direction:
-//! `d = (v - p)·n`, `w = v - d n` (on the reference plane), `dist = -d (n·u)` (plus `margin / 2`
-//! for an edge built from inflated support points), `pos = w - dist/2 · u`, and the normal is the
-//! incident face's `-u` (face–face) or the reference face's normal (edge–face), oriented from
-//! geom 1 to geom 2.
+//! Rules, as MuJoCo 4.0.0 measurably applies them:
+//! - face–face first, taking the most anti-parallel pair of candidate normals (dot below
+//!   `-FACE_TOL`), geom 1's face being the reference;
+//! - else an edge of geom 1 (feature of dimension < 3) against a face of geom 2 facing it, else
+//!   an edge of geom 2 against a face of geom 1 (the first pair within `EDGE_TOL`);
+//! - each kept point `v` on the incident feature gives a contact measured against the reference
+//!   plane `(p, n)`, with `u` the incident feature's outward normal (`-n` for an edge):
+//!   `d = (v - p)·n`, `w = v - d n`, `dist = -d (n·u)` (plus `margin / 2` for the capsule line,
+//!   which runs through the inflated contact point), `pos = w - dist/2 · u`; the normal is `-u`
+//!   when the reference face is geom 1's and `-n` when it is geom 2's (from geom 1 to geom 2);
+//! - points farther than the margin from the reference plane are dropped, and so are points
+//!   deeper than the reference shape itself (a safety net of this port).
+//!
+//! All buffers are fixed-size: polygons are truncated at [`MAX_POLYVERT`] vertices, as MuJoCo
+//! does.
 
 use glam::DVec3;
 
@@ -31,6 +42,7 @@ pub(crate) const MAX_POLYVERT: usize = 150;
 const CYL_N: usize = 16;
 /// Cosines and sines of `k · 22.5°` as MuJoCo tabulates them (15 digits; the clipping's
 /// tie-breaks depend on the exact values).
+#[allow(clippy::approx_constant)]
 const COS16: [f64; 16] = [
     1.000000000000000,
     0.923879532511287,
@@ -49,6 +61,7 @@ const COS16: [f64; 16] = [
     0.707106781186547,
     0.923879532511287,
 ];
+#[allow(clippy::approx_constant)]
 const SIN16: [f64; 16] = [
     0.000000000000000,
     0.382683432365090,
@@ -161,7 +174,7 @@ impl Edges {
 /// for a (near) zero vector.
 pub(crate) fn normalize(v: DVec3) -> DVec3 {
     let n = v.length();
-    if !(n >= MINVAL) || !n.is_finite() {
+    if n.is_nan() || n < MINVAL || !n.is_finite() {
         DVec3::X
     } else {
         v * (1.0 / n)
@@ -212,7 +225,7 @@ fn box_normals(o: &Object, f: &Feature, dir: DVec3, out: &mut Normals) {
 fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
     let l = o.mat.transpose() * dir;
     let len = l.length();
-    if !(len > 0.0) {
+    if len.is_nan() || len <= 0.0 {
         return;
     }
     let l = l / len;
@@ -295,11 +308,9 @@ fn face_normals(o: &Object, f: &Feature, dir: DVec3, out: &mut Normals) {
     match o.kind {
         GeomType::Box => box_normals(o, f, dir, out),
         GeomType::Mesh => mesh_normals(o, f, out),
-        GeomType::Cylinder => {
-            if f.dim == 1 {
-                let s = if f.idx[0] == 0 { 1.0 } else { -1.0 };
-                out.push(o.mat.z_axis * s, f.idx[0].clamp(0, 1) as usize);
-            }
+        GeomType::Cylinder if f.dim == 1 => {
+            let s = if f.idx[0] == 0 { 1.0 } else { -1.0 };
+            out.push(o.mat.z_axis * s, f.idx[0].clamp(0, 1) as usize);
         }
         _ => {}
     }
@@ -346,12 +357,10 @@ fn edge_dirs(o: &Object, f: &Feature, witness: DVec3, out: &mut Edges) {
                 });
             }
         }
-        GeomType::Cylinder => {
-            if f.dim == 1 || f.dim == 2 {
-                let s = if f.idx[0] != 0 { 1.0 } else { -1.0 };
-                let d = o.mat.z_axis * s;
-                out.push(d, f.pos[0] + d * (2.0 * o.size.y));
-            }
+        GeomType::Cylinder if f.dim == 1 || f.dim == 2 => {
+            let s = if f.idx[0] != 0 { 1.0 } else { -1.0 };
+            let d = o.mat.z_axis * s;
+            out.push(d, f.pos[0] + d * (2.0 * o.size.y));
         }
         GeomType::Capsule => {
             // the capsule's side line through the contact point, as long as the axis segment
@@ -524,6 +533,7 @@ fn thickness(o: &Object, p: DVec3, n: DVec3) -> f64 {
 /// Multi-contact from the solver's closest face (or simplex). `x1`, `x2` are the single-contact
 /// witnesses (on the inflated shapes). Returns the number of points written to `out`, 0 when no
 /// aligned features were found (the caller keeps the single contact).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn multicontact(
     o1: &Object,
     o2: &Object,
@@ -755,7 +765,7 @@ fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
         loop {
             let dn = (d + 1) % n;
             let mn = area4(p[a], p[b], p[c], p[dn]);
-            if !(mn > m) {
+            if mn.partial_cmp(&m) != Some(std::cmp::Ordering::Greater) {
                 break;
             }
             d = dn;
@@ -764,7 +774,7 @@ fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
             loop {
                 let cn = (c + 1) % n;
                 let mn = area4(p[a], p[b], p[cn], p[d]);
-                if !(mn > m) {
+                if mn.partial_cmp(&m) != Some(std::cmp::Ordering::Greater) {
                     break;
                 }
                 c = cn;
@@ -774,7 +784,7 @@ fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
             loop {
                 let bn = (b + 1) % n;
                 let mn = area4(p[a], p[bn], p[c], p[d]);
-                if !(mn > m) {
+                if mn.partial_cmp(&m) != Some(std::cmp::Ordering::Greater) {
                     break;
                 }
                 b = bn;
