@@ -605,3 +605,37 @@ fn timing() {
     let per = t.elapsed().as_secs_f64() / (50 * geoms.len()) as f64;
     println!("{:.2} us per pair ({n} contacts)", per * 1e6);
 }
+
+/// Diagnostic: how often the multi-contact points are MuJoCo's (same positions within 1e-9).
+#[test]
+#[ignore]
+fn position_sets() {
+    let (hulls, cases) = load();
+    let opt = CcdOptions::default();
+    let mut stats: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for case in &cases {
+        if case.contacts.len() < 2 {
+            continue;
+        }
+        let g1 = geom(&case.g1, &hulls);
+        let g2 = geom(&case.g2, &hulls);
+        let mut out = [PreContact::default(); 8];
+        let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
+        let st = stats.entry(case.pair.clone()).or_default();
+        st.0 += 1;
+        let same = rep.ncon == case.contacts.len()
+            && case.contacts.iter().all(|c| {
+                out[..rep.ncon].iter().any(|o| {
+                    (o.pos - c.1).abs().max_element() < 1e-9 && (o.dist - c.0).abs() < 1e-9
+                })
+            });
+        if same {
+            st.1 += 1;
+        } else if std::env::var("CONVEX_VERBOSE").is_ok() {
+            println!("{}", case.name);
+        }
+    }
+    for (p, (n, k)) in stats {
+        println!("{p:<20} multi cases {n:>4}  same points {k:>4}");
+    }
+}

@@ -2,16 +2,22 @@
 //! overlapping shapes, grown from the final GJK simplex. Follows MuJoCo's
 //! `engine_collision_gjk.c` (`polytope2/3/4`, `epa`, horizon construction).
 //!
-//! Everything lives in fixed-size arrays: at most [`MAX_EPA_ITERATIONS`] expansions, with room
-//! for `6 ×` that many faces (MuJoCo's budget). When the face buffer would overflow, EPA stops
-//! and reports the best face so far, as MuJoCo does.
+//! Measured differences from the 3.x source, matched here: new faces keep the projection of the
+//! origin oriented away from the polytope centre; the loop stops when the *current* support
+//! point's bound is within the tolerance of the closest face (not the running minimum of the
+//! bounds, which still filters the faces entering the map); and the face budget is
+//! `6 × ccd_iterations` (MuJoCo 4.0.0 warns "out of memory for faces" beyond it and keeps the
+//! best face so far, as here).
+//!
+//! Everything lives in fixed-size arrays: at most [`MAX_EPA_ITERATIONS`] expansions.
 
 use glam::DVec3;
 
 use super::gjk::{project_origin_plane, tri_affine};
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
-/// Most EPA expansions (MuJoCo: `min(ccd_iterations, 1000)`; the option's value is capped here).
+/// Most EPA expansions: `ccd_iterations` is capped at this value (MuJoCo has no cap; the
+/// default is 35).
 pub const MAX_EPA_ITERATIONS: usize = 100;
 const MAX_VERTS: usize = MAX_EPA_ITERATIONS + 6;
 const MAX_FACES: usize = 6 * MAX_EPA_ITERATIONS;
@@ -413,6 +419,7 @@ pub(crate) fn epa(
     let discrete = o1.discrete() && o2.discrete();
     let tolerance = if discrete { MINVAL } else { tolerance };
     let kmax = max_iterations.min(MAX_EPA_ITERATIONS);
+    let max_faces = 6 * kmax;
     let mut upper = f64::MAX;
     let mut upper2 = f64::MAX;
     let mut face: Option<usize> = None;
@@ -480,8 +487,8 @@ pub(crate) fn epa(
         }
         let nfaces = pt.nfaces;
         let nedges = pt.nedges;
-        if nedges > MAX_FACES - pt.nfaces {
-            // out of room: keep the best face so far (MuJoCo warns and stops)
+        // MuJoCo budgets 6 faces per iteration; out of room, it keeps the best face so far
+        if nedges > max_faces.saturating_sub(pt.nfaces) {
             break;
         }
         for i in 0..nedges {

@@ -148,7 +148,7 @@ pub fn convex_pair(
     out: &mut [PreContact],
 ) -> usize {
     if !opt.native {
-        return mpr::mpr_penetration(g1, g2, margin, opt, out);
+        return mpr::mpr_convex(g1, g2, margin, opt, out);
     }
     convex_pair_report(g1, g2, margin, opt, out).ncon
 }
