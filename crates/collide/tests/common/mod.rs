@@ -1,18 +1,16 @@
-//! Shared by the narrow-phase oracle tests: a minimal JSON reader for the oracle files and
-//! matrix helpers. Each test crate uses a subset, hence the `dead_code` allowance.
+//! Shared by the narrow-phase oracle tests: the oracle files' JSON (read with `serde_json`,
+//! navigated with panicking accessors: a malformed oracle file is a broken test) and matrix
+//! helpers. Each test crate uses a subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
 use collide::glam::{DMat3, DVec3};
 use collide::math::mat_from_rows;
 
-// ------------------------------------------------------------------------------------------
-// a minimal JSON reader (the crate has no serde); enough for the oracle files
-// ------------------------------------------------------------------------------------------
-
-#[derive(Debug)]
+/// A JSON value (objects keep their keys in sorted order).
+#[derive(Clone, Debug)]
 pub enum Json {
     Null,
-    Bool,
+    Bool(bool),
     Num(f64),
     Str(String),
     Arr(Vec<Json>),
@@ -21,12 +19,11 @@ pub enum Json {
 
 impl Json {
     pub fn get(&self, key: &str) -> &Json {
+        self.opt(key).unwrap_or_else(|| panic!("missing key {key}"))
+    }
+    pub fn opt(&self, key: &str) -> Option<&Json> {
         match self {
-            Json::Obj(fields) => fields
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v)
-                .unwrap_or_else(|| panic!("missing key {key}")),
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => panic!("not an object looking up {key}"),
         }
     }
@@ -34,6 +31,15 @@ impl Json {
         match self {
             Json::Num(x) => *x,
             other => panic!("not a number: {other:?}"),
+        }
+    }
+    pub fn int(&self) -> i64 {
+        self.num() as i64
+    }
+    pub fn bool(&self) -> bool {
+        match self {
+            Json::Bool(b) => *b,
+            other => panic!("not a bool: {other:?}"),
         }
     }
     pub fn str(&self) -> &str {
@@ -51,128 +57,40 @@ impl Json {
     pub fn nums(&self) -> Vec<f64> {
         self.arr().iter().map(Json::num).collect()
     }
+    pub fn u32s(&self) -> Vec<u32> {
+        self.arr().iter().map(|x| x.int() as u32).collect()
+    }
     pub fn vec3(&self) -> DVec3 {
         let v = self.nums();
-        assert_eq!(v.len(), 3);
+        assert_eq!(v.len(), 3, "not a 3-vector");
         DVec3::new(v[0], v[1], v[2])
     }
+    /// A row-major 3×3 matrix.
+    pub fn mat_rowmajor(&self) -> DMat3 {
+        mat_rowmajor(&self.nums())
+    }
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    pub fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
+impl From<serde_json::Value> for Json {
+    fn from(v: serde_json::Value) -> Json {
+        use serde_json::Value;
+        match v {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(b),
+            Value::Number(n) => Json::Num(n.as_f64().expect("finite number")),
+            Value::String(s) => Json::Str(s),
+            Value::Array(a) => Json::Arr(a.into_iter().map(Json::from).collect()),
+            Value::Object(o) => Json::Obj(o.into_iter().map(|(k, v)| (k, v.into())).collect()),
         }
     }
-    pub fn eat(&mut self, c: u8) {
-        self.ws();
-        assert_eq!(self.s[self.i] as char, c as char, "at byte {}", self.i);
-        self.i += 1;
-    }
-    pub fn value(&mut self) -> Json {
-        self.ws();
-        match self.s[self.i] {
-            b'{' => {
-                self.i += 1;
-                let mut fields = Vec::new();
-                self.ws();
-                if self.s[self.i] == b'}' {
-                    self.i += 1;
-                    return Json::Obj(fields);
-                }
-                loop {
-                    self.ws();
-                    let key = match self.value() {
-                        Json::Str(k) => k,
-                        other => panic!("bad key {other:?}"),
-                    };
-                    self.eat(b':');
-                    fields.push((key, self.value()));
-                    self.ws();
-                    let c = self.s[self.i];
-                    self.i += 1;
-                    match c {
-                        b',' => continue,
-                        b'}' => return Json::Obj(fields),
-                        _ => panic!("bad object at {}", self.i),
-                    }
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.s[self.i] == b']' {
-                    self.i += 1;
-                    return Json::Arr(items);
-                }
-                loop {
-                    items.push(self.value());
-                    self.ws();
-                    let c = self.s[self.i];
-                    self.i += 1;
-                    match c {
-                        b',' => continue,
-                        b']' => return Json::Arr(items),
-                        _ => panic!("bad array at {}", self.i),
-                    }
-                }
-            }
-            b'"' => {
-                self.i += 1;
-                let start = self.i;
-                while self.s[self.i] != b'"' {
-                    assert_ne!(self.s[self.i], b'\\', "escapes not supported");
-                    self.i += 1;
-                }
-                let text = std::str::from_utf8(&self.s[start..self.i]).expect("utf8");
-                self.i += 1;
-                Json::Str(text.to_owned())
-            }
-            b't' => self.word("true", Json::Bool),
-            b'f' => self.word("false", Json::Bool),
-            b'n' => self.word("null", Json::Null),
-            _ => {
-                let start = self.i;
-                while self.i < self.s.len()
-                    && matches!(
-                        self.s[self.i],
-                        b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'
-                    )
-                {
-                    self.i += 1;
-                }
-                let text = std::str::from_utf8(&self.s[start..self.i]).expect("utf8");
-                Json::Num(text.parse().unwrap_or_else(|_| panic!("bad number {text}")))
-            }
-        }
-    }
-    pub fn word(&mut self, w: &str, v: Json) -> Json {
-        assert!(self.s[self.i..].starts_with(w.as_bytes()));
-        self.i += w.len();
-        v
-    }
 }
 
+/// Parses an oracle file.
 pub fn parse_json(text: &str) -> Json {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    let v = p.value();
-    p.ws();
-    assert_eq!(p.i, text.len(), "trailing data");
-    v
+    serde_json::from_str::<serde_json::Value>(text)
+        .expect("oracle file is valid JSON")
+        .into()
 }
-
-// ------------------------------------------------------------------------------------------
-// helpers
-// ------------------------------------------------------------------------------------------
 
 pub fn mat_rowmajor(v: &[f64]) -> DMat3 {
     assert_eq!(v.len(), 9);
