@@ -61,10 +61,22 @@ pub fn quat_to_mat(q: DQuat) -> DMat3 {
     let (q00, q01, q02, q03) = (q0 * q0, q0 * q1, q0 * q2, q0 * q3);
     let (q11, q12, q13) = (q1 * q1, q1 * q2, q1 * q3);
     let (q22, q23, q33) = (q2 * q2, q2 * q3, q3 * q3);
-    // rows of the matrix
-    let r0 = [q00 + q11 - q22 - q33, 2.0 * (q12 - q03), 2.0 * (q13 + q02)];
-    let r1 = [2.0 * (q12 + q03), q00 - q11 + q22 - q33, 2.0 * (q23 - q01)];
-    let r2 = [2.0 * (q13 - q02), 2.0 * (q23 + q01), q00 - q11 - q22 + q33];
+    // rows of the matrix; the diagonal sums are grouped as MuJoCo 4.0.0 rounds them
+    let r0 = [
+        (q00 - q22) + (q11 - q33),
+        2.0 * (q12 - q03),
+        2.0 * (q13 + q02),
+    ];
+    let r1 = [
+        2.0 * (q12 + q03),
+        (q00 + q22) - (q11 + q33),
+        2.0 * (q23 - q01),
+    ];
+    let r2 = [
+        2.0 * (q13 - q02),
+        2.0 * (q23 + q01),
+        (q00 - q22) + (q33 - q11),
+    ];
     mat_from_rows(r0, r1, r2)
 }
 
