@@ -239,6 +239,31 @@ pub fn eig3(mat: &DMat3) -> (DVec3, DQuat) {
 mod tests {
     use super::*;
 
+    /// `mju_quat2Mat` of MuJoCo 4.0.0 on a free body's quaternion (scenes/cylinders_on_boxes,
+    /// state 1), bit for bit: the ungrouped diagonal `q00 - q11 + q22 - q33` is one ulp off in
+    /// the middle entry, enough to flip which 16-gon vertices the cylinder's multi-contact keeps.
+    #[test]
+    fn quat_to_mat_rounds_as_mujoco_4() {
+        let q = quat_wxyz(
+            0.9999999948899146,
+            8.667009007034143e-05,
+            -5.204251218048147e-05,
+            2.092381384130308e-07,
+        );
+        let expect = [
+            0.999999994583067,
+            -4.2749733312395046e-07,
+            -0.00010408498755970297,
+            4.094552162512737e-07,
+            0.999999984976504,
+            -0.00017334020103345647,
+            0.00010408506009845619,
+            0.000173340157476343,
+            0.9999999795597455,
+        ];
+        assert_eq!(mat_to_rowmajor(&quat_to_mat(q)), expect);
+    }
+
     /// Values from `mujoco.mju_eig3` (MuJoCo 4.0.0) on the same matrices.
     #[test]
     fn eig3_matches_mujoco() {
