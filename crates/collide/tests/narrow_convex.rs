@@ -9,8 +9,9 @@
 //! Criteria (every pair type): the deepest contact's `dist` within 1e-6 and its normal within
 //! 1e-3 rad (all cases but the residuals pinned by name in `ORACLE_RESIDUALS` and
 //! `SCENE_RESIDUALS`, each with its reason), the same contact count on at least 90% of cases, and
-//! the same found / not found verdict except within 1e-6 of touching. Set `CONVEX_VERBOSE=1` to list every mismatch, `CONVEX_DATA=<file>` to run on
-//! another oracle file (e.g. `conformance/narrow_convex.py` with another `CONVEX_SEED`).
+//! the same found / not found verdict except within 1e-6 of touching. Set `CONVEX_VERBOSE=1` to
+//! list every mismatch, `CONVEX_DATA=<file>` to run on another oracle file (e.g.
+//! `conformance/narrow_convex.py` with another `CONVEX_SEED`).
 
 use std::collections::BTreeMap;
 
