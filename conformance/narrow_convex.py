@@ -30,6 +30,8 @@ Three kinds of configurations:
     (sphere centres and capsule segments inside the other shape: the full GJK + EPA path).
 
 Run: conformance/.venv/bin/python conformance/narrow_convex.py
+(`... narrow_convex.py scenes` writes crates/collide/tests/data/narrow/convex_scenes.json instead:
+the colliding convex primitive pairs of three corpus scenes, see `scene_cases`.)
 Deterministic (numpy RandomState with a fixed seed). For a fresh validation set:
 CONVEX_SEED=<n> CONVEX_OUT=/tmp/convex.json ...; then CONVEX_DATA=/tmp/convex.json for the test.
 
@@ -471,5 +473,55 @@ def main():
     print(f"wrote {len(cases)} cases to {OUT}")
 
 
+SCENES = ["scenes/ellipsoid_cylinder_pile", "scenes/cylinders_on_boxes", "scenes/primitive_pairs"]
+SCENES_OUT = HERE.parent / "crates/collide/tests/data/narrow/convex_scenes.json"
+CONVEX_SCENE_TYPES = {"sphere", "capsule", "ellipsoid", "cylinder", "box"}
+
+
+def scene_cases():
+    """The colliding primitive pairs of SCENES that MuJoCo sends to `mjc_Convex`, per recorded
+    state, with MuJoCo's own geom poses and contacts (conformance/fixtures). Scene geometry
+    exercises what random pairs rarely do: mirror-symmetric stacks (near-tied EPA faces),
+    deep ellipsoid overlaps (EPA stopped by the iteration budget) and cylinders resting flat
+    on boxes (16-gon cap clipping)."""
+    names = {v: k for k, v in TYPES.items()}
+    cases = []
+    for scene in SCENES:
+        fx = json.loads((HERE / "fixtures" / (scene.replace("/", "__") + ".json")).read_text())
+        m = mujoco.MjModel.from_xml_path(str(HERE / fx["model"]))
+        for si, st in enumerate(fx["states"]):
+            pairs = {}
+            for c in st["contacts"]:
+                pairs.setdefault((c["geom1"], c["geom2"]), []).append(c)
+            for (g1, g2), cons in sorted(pairs.items()):
+                k1, k2 = names.get(int(m.geom_type[g1])), names.get(int(m.geom_type[g2]))
+                if k1 not in CONVEX_SCENE_TYPES or k2 not in CONVEX_SCENE_TYPES:
+                    continue
+                if not ({k1, k2} & {"ellipsoid", "cylinder"}) or {k1, k2} == {"sphere", "cylinder"}:
+                    continue  # analytic in MuJoCo
+                margin = max(m.geom_margin[g1], m.geom_margin[g2]) + max(m.geom_gap[g1], m.geom_gap[g2])
+                cases.append({
+                    "name": f"{scene.split('/')[1]}_s{si}_{g1}_{g2}",
+                    "pair": f"{k1}-{k2}", "kind": "scene", "type1": k1, "type2": k2,
+                    "mesh1": None, "mesh2": None,
+                    "pos1": vec(st["geom_xpos"][g1]), "mat1": vec(st["geom_xmat"][g1]),
+                    "size1": vec(m.geom_size[g1]),
+                    "pos2": vec(st["geom_xpos"][g2]), "mat2": vec(st["geom_xmat"][g2]),
+                    "size2": vec(m.geom_size[g2]),
+                    "margin": fnum(margin), "maxcon": int(mujoco.mj_maxContact(m, g1, g2, -1)),
+                    "qpos": [],
+                    "contacts": [{"dist": fnum(c["dist"]), "pos": vec(c["pos"]),
+                                  "normal": vec(c["normal"])} for c in cons],
+                })
+    doc = {"mujoco_version": mujoco.__version__, "meshes": {}, "cases": cases}
+    SCENES_OUT.write_text(json.dumps(doc, separators=(",", ":")))
+    print(f"wrote {len(cases)} scene cases to {SCENES_OUT}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["scenes"]:
+        scene_cases()
+    else:
+        main()

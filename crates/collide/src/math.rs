@@ -61,10 +61,22 @@ pub fn quat_to_mat(q: DQuat) -> DMat3 {
     let (q00, q01, q02, q03) = (q0 * q0, q0 * q1, q0 * q2, q0 * q3);
     let (q11, q12, q13) = (q1 * q1, q1 * q2, q1 * q3);
     let (q22, q23, q33) = (q2 * q2, q2 * q3, q3 * q3);
-    // rows of the matrix
-    let r0 = [q00 + q11 - q22 - q33, 2.0 * (q12 - q03), 2.0 * (q13 + q02)];
-    let r1 = [2.0 * (q12 + q03), q00 - q11 + q22 - q33, 2.0 * (q23 - q01)];
-    let r2 = [2.0 * (q13 - q02), 2.0 * (q23 + q01), q00 - q11 - q22 + q33];
+    // rows of the matrix; the diagonal sums are grouped as MuJoCo 4.0.0 rounds them
+    let r0 = [
+        (q00 - q22) + (q11 - q33),
+        2.0 * (q12 - q03),
+        2.0 * (q13 + q02),
+    ];
+    let r1 = [
+        2.0 * (q12 + q03),
+        (q00 + q22) - (q11 + q33),
+        2.0 * (q23 - q01),
+    ];
+    let r2 = [
+        2.0 * (q13 - q02),
+        2.0 * (q23 + q01),
+        (q00 - q22) + (q33 - q11),
+    ];
     mat_from_rows(r0, r1, r2)
 }
 
@@ -226,6 +238,31 @@ pub fn eig3(mat: &DMat3) -> (DVec3, DQuat) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `mju_quat2Mat` of MuJoCo 4.0.0 on a free body's quaternion (scenes/cylinders_on_boxes,
+    /// state 1), bit for bit: the ungrouped diagonal `q00 - q11 + q22 - q33` is one ulp off in
+    /// the middle entry, enough to flip which 16-gon vertices the cylinder's multi-contact keeps.
+    #[test]
+    fn quat_to_mat_rounds_as_mujoco_4() {
+        let q = quat_wxyz(
+            0.9999999948899146,
+            8.667009007034143e-05,
+            -5.204251218048147e-05,
+            2.092381384130308e-07,
+        );
+        let expect = [
+            0.999999994583067,
+            -4.2749733312395046e-07,
+            -0.00010408498755970297,
+            4.094552162512737e-07,
+            0.999999984976504,
+            -0.00017334020103345647,
+            0.00010408506009845619,
+            0.000173340157476343,
+            0.9999999795597455,
+        ];
+        assert_eq!(mat_to_rowmajor(&quat_to_mat(q)), expect);
+    }
 
     /// Values from `mujoco.mju_eig3` (MuJoCo 4.0.0) on the same matrices.
     #[test]

@@ -6,11 +6,12 @@
 //! `mj_kinematics` + `mj_collision`, with MuJoCo's compiled hulls (`mesh_graph`, `mesh_poly*`,
 //! `mesh_extrema`) so that the hulls here are MuJoCo's own.
 //!
-//! Criteria (per pair type): the deepest contact's `dist` within 1e-6 and its normal within
-//! 1e-3 rad (all cases, except up to 3% for pairs with a cylinder, see below), the same contact
-//! count on at least 90% of cases, and the same found / not found verdict except within 1e-6 of
-//! touching. Set `CONVEX_VERBOSE=1` to list every mismatch, `CONVEX_DATA=<file>` to run on
-//! another oracle file (e.g. `conformance/narrow_convex.py` with another `CONVEX_SEED`).
+//! Criteria (every pair type): the deepest contact's `dist` within 1e-6 and its normal within
+//! 1e-3 rad (all cases but the residuals pinned by name in `ORACLE_RESIDUALS` and
+//! `SCENE_RESIDUALS`, each with its reason), the same contact count on at least 90% of cases, and
+//! the same found / not found verdict except within 1e-6 of touching. Set `CONVEX_VERBOSE=1` to
+//! list every mismatch, `CONVEX_DATA=<file>` to run on another oracle file (e.g.
+//! `conformance/narrow_convex.py` with another `CONVEX_SEED`).
 
 use std::collections::BTreeMap;
 
@@ -20,6 +21,46 @@ use collide::narrow::PreContact;
 use collide::{ConvexHull, GeomType};
 
 const DATA: &str = include_str!("data/narrow/convex.json");
+const SCENE_DATA: &str = include_str!("data/narrow/convex_scenes.json");
+
+/// Oracle cases that do not meet the criteria, with the largest errors accepted (dist, normal
+/// in rad). All involve a cylinder, and in each MuJoCo's path departs from ours on a tie that
+/// exact arithmetic cannot break (`ccd_iterations` sweeps of both solvers agree up to it):
+/// - `cylinder_cylinder_aligned_71`: 16-gon cap clipped to 16 points, the greedy quadrilateral
+///   search keeps one other vertex (area ties between inscribed quadrilaterals);
+/// - `cylinder_box_random_124`: edge–face pair, both clipped points ~1e-4 from MuJoCo's;
+/// - `cylinder_box_random_137`, `cylinder_mesh_random_108`: from EPA iteration 7 on (after a
+///   support point jumping across the box / hull, whose face is almost orthogonal to the search
+///   direction) MuJoCo expands other faces and converges to a normal ~1e-3 rad away (depths
+///   within 1e-7);
+/// - `cylinder_box_aligned_24`: barely touching (depth 2e-7): GJK ends after 14 iterations here
+///   (distance estimate below the tolerance), MuJoCo's after 16; normals 1.06e-3 apart.
+const ORACLE_RESIDUALS: &[(&str, f64, f64)] = &[
+    ("cylinder_cylinder_aligned_71", 4e-4, 1e-6),
+    ("cylinder_box_random_124", 3e-5, 1e-6),
+    ("cylinder_box_random_137", 1e-7, 1.2e-3),
+    ("cylinder_box_aligned_24", 3e-7, 1.2e-3),
+    ("cylinder_mesh_random_108", 1e-7, 1.2e-3),
+];
+
+/// Scene pairs that do not meet the criteria, with the largest errors accepted (dist, normal
+/// in rad):
+/// - `ellipsoid_cylinder_pile_s0_1_7`: a mirror-symmetric stack; EPA (stopped by the 35
+///   iterations) expands mirror-image faces whose distances tie exactly in MuJoCo but differ in
+///   the last bit here, so the same depth comes with the mirrored normal (z of ±0.241);
+/// - `ellipsoid_cylinder_pile_s0_36_37`: two identical side-by-side cylinders, same depth,
+///   normal tilted to the other side (z of ±2.5e-3);
+/// - `cylinders_on_boxes_s{3,5,6,7}_2_1`: a cylinder resting flat on a box: the 16-gon cap
+///   clipped to 16 points, and the quadrilateral search keeps other vertices (depths of a
+///   1e-4 rad tilt: ~2e-6 apart).
+const SCENE_RESIDUALS: &[(&str, f64, f64)] = &[
+    ("ellipsoid_cylinder_pile_s0_1_7", 1e-9, 0.5),
+    ("ellipsoid_cylinder_pile_s0_36_37", 1e-9, 6e-3),
+    ("cylinders_on_boxes_s3_2_1", 2.5e-6, 1e-6),
+    ("cylinders_on_boxes_s5_2_1", 2.5e-6, 1e-6),
+    ("cylinders_on_boxes_s6_2_1", 2.5e-6, 1e-6),
+    ("cylinders_on_boxes_s7_2_1", 2.5e-6, 1e-6),
+];
 
 mod common;
 use common::*;
@@ -132,7 +173,11 @@ fn load() -> (BTreeMap<String, ConvexHull>, Vec<Case>) {
         Ok(path) => std::fs::read_to_string(path).expect("CONVEX_DATA file"),
         Err(_) => DATA.to_owned(),
     };
-    let doc = parse_json(&text);
+    load_text(&text)
+}
+
+fn load_text(text: &str) -> (BTreeMap<String, ConvexHull>, Vec<Case>) {
+    let doc = parse_json(text);
     assert_eq!(doc.get("mujoco_version").str(), "4.0.0");
     let mut hulls = BTreeMap::new();
     if let Json::Obj(meshes) = doc.get("meshes") {
@@ -227,6 +272,7 @@ fn matches_mujoco() {
     let (hulls, cases) = load();
     let opt = CcdOptions::default();
     let mut stats: BTreeMap<String, Stats> = BTreeMap::new();
+    let mut beyond = Vec::new();
     for case in &cases {
         let g1 = geom(&case.g1, &hulls);
         let g2 = geom(&case.g2, &hulls);
@@ -277,6 +323,9 @@ fn matches_mujoco() {
                 }
                 if ae > 1e-3 {
                     st.angle_fail += 1;
+                }
+                if de > 1e-6 || ae > 1e-3 {
+                    beyond.push((case.name.clone(), de, ae));
                 }
                 if verbose && (de > 1e-6 || ae > 1e-3) {
                     println!(
@@ -333,16 +382,7 @@ fn matches_mujoco() {
             st.worst_dist_case,
             st.worst_angle_case
         );
-        // Cylinder pairs: a few EPA runs on the curved side stop on a different face than
-        // MuJoCo's (normal off by ~2e-3 rad, depth by ~1e-7), and near-regular 16-gon caps make
-        // the quadrilateral reduction pick other vertices (ties broken by rounding); allow 3%.
-        let allowed = if pair.contains("cylinder") {
-            (0.03 * st.both as f64).floor() as usize
-        } else {
-            0
-        };
-        let bad = st.dist_fail.max(st.angle_fail);
-        if rate < 0.9 || st.found_mismatch > 0 || bad > allowed {
+        if rate < 0.9 || st.found_mismatch > 0 {
             ok = false;
         }
     }
@@ -350,120 +390,89 @@ fn matches_mujoco() {
         ok,
         "convex collider disagrees with MuJoCo 4.0.0 beyond the criteria (see table)"
     );
-}
-
-/// Debug aid: `CONVEX_CASE=<name> cargo test ... probe_case -- --ignored --nocapture` prints
-/// this collider's output for one oracle case at 1..=40 iterations.
-#[test]
-#[ignore]
-fn probe_case() {
-    let Ok(name) = std::env::var("CONVEX_CASE") else {
-        return;
-    };
-    let (hulls, cases) = load();
-    let case = cases.iter().find(|c| c.name == name).expect("no such case");
-    let g1 = geom(&case.g1, &hulls);
-    let g2 = geom(&case.g2, &hulls);
-    println!("mujoco: {:?}", case.contacts);
-    let tol: f64 = std::env::var("CONVEX_TOL")
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(1e-6);
-    for it in 1..=40 {
-        let opt = CcdOptions {
-            iterations: it,
-            tolerance: tol,
-            ..CcdOptions::default()
-        };
-        let mut out = [PreContact::default(); 8];
-        let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
-        let c = out[..rep.ncon]
-            .iter()
-            .map(|c| (c.dist, c.normal))
-            .collect::<Vec<_>>();
-        println!(
-            "it {it:2}: gjk {} epa {} {:?} {:?}",
-            rep.gjk_iterations, rep.epa_iterations, rep.epa_status, c
+    for (name, de, ae) in &beyond {
+        let pinned = ORACLE_RESIDUALS.iter().find(|r| r.0 == name);
+        assert!(
+            pinned.is_some_and(|r| *de <= r.1 && *ae <= r.2),
+            "{name}: dist err {de:.2e}, normal err {ae:.2e} beyond the criteria"
         );
     }
 }
 
-/// Debug aid: `CONVEX_CASE=<name>`: this collider's contacts for one case, default options.
+/// Scene pairs (`data/narrow/convex_scenes.json`, `conformance/narrow_convex.py scenes`): every
+/// colliding ellipsoid / cylinder pair of three corpus scenes in every recorded state, with
+/// MuJoCo's geom poses. Each must meet the criteria (deepest `dist` within 1e-6, its normal
+/// within 1e-3 rad, MuJoCo's contact count) except the residuals pinned in `SCENE_RESIDUALS`.
 #[test]
-#[ignore]
-fn probe_one() {
-    let Ok(name) = std::env::var("CONVEX_CASE") else {
-        return;
-    };
-    let (hulls, cases) = load();
-    let case = cases.iter().find(|c| c.name == name).expect("no such case");
-    let g1 = geom(&case.g1, &hulls);
-    let g2 = geom(&case.g2, &hulls);
-    println!("margin {}", case.margin);
-    for c in &case.contacts {
-        println!("mujoco: {:.9} {:?} {:?}", c.0, c.1, c.2);
-    }
+fn matches_mujoco_in_scenes() {
+    let (hulls, cases) = load_text(SCENE_DATA);
+    assert!(cases.len() > 200, "{}", cases.len());
     let opt = CcdOptions::default();
-    let mut out = [PreContact::default(); 8];
-    let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
-    for c in &out[..rep.ncon] {
-        println!("ours:   {:.9} {:?} {:?}", c.dist, c.pos, c.normal);
-    }
-    println!("{rep:?}");
-}
-
-/// Timing aid: `cargo test --release ... timing -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn timing() {
-    let (hulls, cases) = load();
-    let opt = CcdOptions::default();
-    let geoms: Vec<_> = cases
-        .iter()
-        .map(|c| (geom(&c.g1, &hulls), geom(&c.g2, &hulls), c.margin))
-        .collect();
-    let t = std::time::Instant::now();
-    let mut n = 0;
-    for _ in 0..50 {
-        for (g1, g2, m) in &geoms {
-            let mut out = [PreContact::default(); 8];
-            n += convex_pair_report(g1, g2, *m, &opt, &mut out).ncon;
-        }
-    }
-    let per = t.elapsed().as_secs_f64() / (50 * geoms.len()) as f64;
-    println!("{:.2} us per pair ({n} contacts)", per * 1e6);
-}
-
-/// Diagnostic: how often the multi-contact points are MuJoCo's (same positions within 1e-9).
-#[test]
-#[ignore]
-fn position_sets() {
-    let (hulls, cases) = load();
-    let opt = CcdOptions::default();
-    let mut stats: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failed = Vec::new();
     for case in &cases {
-        if case.contacts.len() < 2 {
-            continue;
-        }
         let g1 = geom(&case.g1, &hulls);
         let g2 = geom(&case.g2, &hulls);
         let mut out = [PreContact::default(); 8];
         let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
-        let st = stats.entry(case.pair.clone()).or_default();
-        st.0 += 1;
-        let same = rep.ncon == case.contacts.len()
-            && case.contacts.iter().all(|c| {
-                out[..rep.ncon].iter().any(|o| {
-                    (o.pos - c.1).abs().max_element() < 1e-9 && (o.dist - c.0).abs() < 1e-9
-                })
-            });
-        if same {
-            st.1 += 1;
-        } else if std::env::var("CONVEX_VERBOSE").is_ok() {
-            println!("{}", case.name);
+        let ours: Vec<(f64, DVec3, DVec3)> = out[..rep.ncon]
+            .iter()
+            .map(|c| (c.dist, c.pos, c.normal))
+            .collect();
+        let (Some(a), Some(b)) = (deepest(&ours), deepest(&case.contacts)) else {
+            failed.push((case.name.clone(), f64::INFINITY, f64::INFINITY));
+            continue;
+        };
+        let (de, ae) = ((a.0 - b.0).abs(), angle(a.2, b.2));
+        if de > 1e-6 || ae > 1e-3 || ours.len() != case.contacts.len() {
+            println!(
+                "{}: dist ours {:.12} mujoco {:.12} (err {de:.2e}), angle {ae:.2e}, n {} vs {}",
+                case.name,
+                a.0,
+                b.0,
+                ours.len(),
+                case.contacts.len()
+            );
+            failed.push((case.name.clone(), de, ae));
         }
     }
-    for (p, (n, k)) in stats {
-        println!("{p:<20} multi cases {n:>4}  same points {k:>4}");
+    for (name, de, ae) in &failed {
+        let pinned = SCENE_RESIDUALS.iter().find(|r| r.0 == name);
+        assert!(
+            pinned.is_some_and(|r| *de <= r.1 && *ae <= r.2),
+            "{name}: dist err {de:.2e}, normal err {ae:.2e} beyond the criteria"
+        );
+    }
+}
+
+/// A deep, mirror-symmetric ellipsoid stack (ellipsoid_cylinder_pile, state 0): GJK ends on a
+/// triangle whose two EPA apexes both lie beyond one of its edges. MuJoCo's polytope is their
+/// convex hull (that edge flipped to the apex–apex diagonal); with the folded hexahedron EPA
+/// met the 35-iteration budget one face behind MuJoCo (depth 2.2e-5 off, normal 0.11 rad).
+#[test]
+fn folded_triangle_polytope_matches_mujoco() {
+    let (hulls, cases) = load_text(SCENE_DATA);
+    let opt = CcdOptions::default();
+    for name in [
+        "ellipsoid_cylinder_pile_s0_7_13",
+        "ellipsoid_cylinder_pile_s0_13_19",
+    ] {
+        let case = cases.iter().find(|c| c.name == name).expect(name);
+        let mut out = [PreContact::default(); 8];
+        let g1 = geom(&case.g1, &hulls);
+        let g2 = geom(&case.g2, &hulls);
+        let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
+        assert_eq!(rep.ncon, 1, "{name}");
+        assert_eq!(rep.epa_iterations, 35, "{name}");
+        let (d, _, n) = case.contacts[0];
+        assert!(
+            (out[0].dist - d).abs() < 1e-15,
+            "{name}: {} vs {d}",
+            out[0].dist
+        );
+        assert!(
+            angle(out[0].normal, n) < 1e-12,
+            "{name}: {:?} vs {n:?}",
+            out[0].normal
+        );
     }
 }

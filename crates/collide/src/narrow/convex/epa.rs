@@ -329,16 +329,32 @@ impl Polytope {
         if tri_point_intersect(v1, v2, v3, p4) || tri_point_intersect(v1, v2, v3, p5) {
             return EpaStatus::P3InvalidVertex;
         }
-        let faces: [[usize; 6]; 6] = [
-            [v4i, v1i, v2i, 1, 3, 2],
-            [v4i, v3i, v1i, 2, 4, 0],
-            [v4i, v2i, v3i, 0, 5, 1],
-            [v5i, v2i, v1i, 5, 0, 4],
-            [v5i, v1i, v3i, 3, 1, 5],
-            [v5i, v3i, v2i, 4, 2, 3],
+        let mut faces: [[usize; 3]; 6] = [
+            [v4i, v1i, v2i],
+            [v4i, v3i, v1i],
+            [v4i, v2i, v3i],
+            [v5i, v2i, v1i],
+            [v5i, v1i, v3i],
+            [v5i, v3i, v2i],
         ];
-        for f in faces {
-            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+        // The two apexes can both lie beyond an edge of the triangle (the hexahedron is then
+        // folded inwards along that edge): the polytope is their convex hull, with the edge
+        // replaced by the apex-apex diagonal.
+        for t in 0..3 {
+            let [_, a, b] = faces[t];
+            let (pa, pb) = (self.verts[a].vert, self.verts[b].vert);
+            let mut nt = (pa - p4).cross(pb - p4);
+            if nt.dot(p4 - self.center) < 0.0 {
+                nt = -nt;
+            }
+            if nt.dot(p5 - p4) > 0.0 {
+                faces[t] = [v4i, a, v5i];
+                faces[t + 3] = [v5i, b, v4i];
+            }
+        }
+        for (i, f) in faces.iter().enumerate() {
+            let adj = initial_adjacency(&faces, i);
+            if self.attach(f[0], f[1], f[2], adj[0], adj[1], adj[2]) < MINDIST {
                 return EpaStatus::P3OriginOnFace;
             }
         }
@@ -537,6 +553,22 @@ pub(crate) fn epa(
         }
     }
     res
+}
+
+/// Neighbours of face `i` of a closed triangle mesh across its edges `(v0, v1)`, `(v1, v2)`,
+/// `(v2, v0)` (the face holding the reversed edge).
+fn initial_adjacency(faces: &[[usize; 3]], i: usize) -> [usize; 3] {
+    let f = faces[i];
+    let mut adj = [0; 3];
+    for (e, slot) in adj.iter_mut().enumerate() {
+        let (a, b) = (f[e], f[(e + 1) % 3]);
+        for (j, g) in faces.iter().enumerate() {
+            if j != i && (0..3).any(|k| g[k] == b && g[(k + 1) % 3] == a) {
+                *slot = j;
+            }
+        }
+    }
+    adj
 }
 
 /// Rotation by 120° about `axis`.

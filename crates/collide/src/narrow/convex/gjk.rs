@@ -84,7 +84,7 @@ pub(crate) fn gjk(
             stopped = true;
             break;
         }
-        let dir = -x_k / x_norm;
+        let dir = -(x_k * (1.0 / x_norm));
         out.simplex[n] = minkowski_support(o1, o2, dir);
         let s_k = out.simplex[n].vert;
 

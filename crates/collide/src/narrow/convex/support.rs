@@ -121,7 +121,8 @@ impl<'a> Object<'a> {
                 let p = if norm < MINVAL || !norm.is_finite() {
                     DVec3::new(s.x, 0.0, 0.0)
                 } else {
-                    t * (1.0 / norm) * s
+                    // grouped as MuJoCo rounds it: t * (s / |t|)
+                    t * ((1.0 / norm) * s)
                 };
                 self.mat * p + self.pos
             }
