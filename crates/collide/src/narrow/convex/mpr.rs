@@ -355,7 +355,7 @@ fn neighbours(hull: &ConvexHull, i: usize) -> &[u32] {
 
 /// `mjc_meshSupport`: first maximum over the mesh vertices in mesh order (the hull vertices
 /// sorted by mesh index), starting from the warm start `vertindex` if any.
-fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) -> usize {
+pub(crate) fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) -> usize {
     let n = hull.vert.len();
     let (mut imax, mut max) = if vertindex >= 0 && (vertindex as usize) < n {
         (vertindex as usize, vdot(ld, hull.vert[vertindex as usize]))
