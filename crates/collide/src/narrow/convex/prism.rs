@@ -18,7 +18,8 @@
 //! GJK's next iterate is the origin's projection on the reduced simplex's affine hull (not the
 //! barycentric combination), its search direction is `x_k * (1 / |x_k|)`, and EPA keeps a face
 //! whose first support bound is below it (the "no contact" rule of the other pairs does not
-//! apply). The geom's small meshes are scanned in mesh-vertex order (MuJoCo's tie-breaking).
+//! apply). The geom's mesh support is searched as MuJoCo's (mesh-vertex order for small meshes,
+//! its hill-climbing seed for larger ones), so its ties go the same way.
 //!
 //! The geom object lives as long as the height-field query: as in MuJoCo, the six bounding-box
 //! support queries run on it first (+x, -x, +y, -y, +z, -z), then its warm starts (last mesh

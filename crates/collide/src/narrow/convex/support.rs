@@ -47,8 +47,9 @@ pub(crate) struct Object<'a> {
     pub meshindex: i32,
     /// Vertices of a height-field prism (`kind == HField`): bottom 0..3, top 3..6.
     pub prism: Option<&'a [DVec3; 6]>,
-    /// Small meshes are scanned in MuJoCo's mesh-vertex order (`mjc_meshSupport`, ties go to
-    /// the first maximum in that order) instead of hull order; set for height-field pairs.
+    /// Meshes are searched exactly as MuJoCo 4.0.0 does (small meshes scanned in mesh-vertex
+    /// order, larger ones hill-climbed from the extrema seed or the warm start if at least as
+    /// good), so ties go where MuJoCo sends them; set for height-field pairs only.
     pub mesh_order: bool,
 }
 
@@ -209,8 +210,15 @@ impl<'a> Object<'a> {
             return None;
         }
         let graph_ok = hull.adj_start.len() == n + 1;
-        let imax = if self.mesh_order && super::mpr::uses_exhaustive_search(hull) {
-            super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
+        let imax = if self.mesh_order {
+            let i = if super::mpr::uses_exhaustive_search(hull) {
+                super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
+            } else {
+                let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
+                self.meshindex = i as i32;
+                i
+            };
+            i.min(n - 1)
         } else if n < HILLCLIMB_MIN || !graph_ok {
             // exhaustive scan, starting from the previous answer
             let mut imax = 0usize;
