@@ -6,13 +6,14 @@
 //! prisms), each run with the native solver and with `nativeccd` disabled.
 //!
 //! - libccd cases: compared contact by contact (MuJoCo's order) and with the issue-4 criteria;
-//! - native cases: need the GJK/EPA collider (`narrow::convex::convex_pair`); while it is a
-//!   stub the comparison is skipped (and reported as such).
+//! - native cases: the same, zero-margin box/mesh pairs (discrete GJK/EPA, where MuJoCo's
+//!   early EPA stop makes the depth depend on the last bits of the arithmetic) reported
+//!   separately.
 
 mod narrow_mpr_util;
 
 use collide::glam::{DMat3, DVec3};
-use collide::narrow::convex::{convex_pair, CcdOptions, ConvexGeom};
+use collide::narrow::convex::{CcdOptions, ConvexGeom};
 use collide::narrow::hfield::{
     hfield_convex, hfield_prisms, hfield_query, CellRange, MAX_HFIELD_CONTACTS,
 };
@@ -27,25 +28,6 @@ fn run(hf: &ConvexGeom, g: &ConvexGeom, margin: f64, opt: &CcdOptions) -> Vec<Pr
     let n = hfield_convex(hf, g, margin, opt, &mut out);
     assert!(n <= MAX_HFIELD_CONTACTS);
     out[..n].to_vec()
-}
-
-/// Whether the GJK/EPA collider is implemented (it is a stub returning nothing until then).
-fn native_available() -> bool {
-    let a = ConvexGeom {
-        kind: GeomType::Sphere,
-        pos: DVec3::ZERO,
-        mat: DMat3::IDENTITY,
-        size: DVec3::splat(1.0),
-        hull: None,
-        hfield: None,
-    };
-    let b = ConvexGeom {
-        kind: GeomType::Ellipsoid,
-        pos: DVec3::new(0.0, 0.0, 1.5),
-        ..a
-    };
-    let mut out = [PreContact::default(); 8];
-    convex_pair(&a, &b, 0.0, &ccd_options(true, true), &mut out) > 0
 }
 
 #[derive(Default)]
@@ -139,10 +121,6 @@ fn matches_mujoco_libccd() {
 
 #[test]
 fn matches_mujoco_native() {
-    if !native_available() {
-        println!("hfield, native: skipped (narrow::convex::convex_pair is still a stub)");
-        return;
-    }
     let doc = load(DATA);
     let (stats, discrete, order, notes) = compare(&doc, true, true);
     println!("{}", stats.report("hfield, native GJK/EPA"));
@@ -159,21 +137,22 @@ fn matches_mujoco_native() {
         println!("    {n}");
     }
     assert!(
-        stats.found_mismatch == 0 && stats.dist_fail == 0 && stats.angle_fail == 0,
-        "{} failures:\n{}",
-        stats.failures.len(),
-        stats.failure_text(30)
-    );
-    // Zero-margin box/mesh pairs: MuJoCo's prism support never sets its vertex index, so its
-    // discrete EPA stops as soon as the geom's support vertex repeats (a shallower depth). The
-    // prism reaches the GJK/EPA solver here as a six-vertex mesh with real vertex indices, so
-    // these pairs can differ until the solver has a prism object (see the hfield module).
-    assert!(
-        discrete.found_mismatch == 0,
+        stats.cases >= 500 && discrete.cases >= 100 && discrete.both >= 50,
         "{}",
-        discrete.failure_text(30)
+        discrete.report("hfield")
     );
-    assert!(stats.count_rate() >= 0.9 && discrete.count_rate() >= 0.9);
+    for s in [&stats, &discrete] {
+        assert!(
+            s.found_mismatch == 0 && s.dist_fail == 0 && s.angle_fail == 0,
+            "{} failures:\n{}",
+            s.failures.len(),
+            s.failure_text(30)
+        );
+        assert!(s.count_rate() >= 0.9);
+    }
+    // MuJoCo's prism object (no vertex index, 4.0.0's rounding) reproduces every contact, in
+    // order, including the zero-margin box/mesh pairs whose discrete EPA stops early
+    assert_eq!(order.same, order.cases, "{}", notes.join("\n"));
 }
 
 /// Every MuJoCo contact (either solver) lies on a prism the Rust side visits: its position,

@@ -477,7 +477,8 @@ pub(crate) fn epa(
             upper2 = upper * upper;
         }
         if upper_k - lower < tolerance {
-            if k == 0 && upper < lower - 1e-10 {
+            // (height-field prisms keep the face: MuJoCo 4.0.0 reports it, measured)
+            if k == 0 && upper < lower - 1e-10 && o1.prism.is_none() {
                 face = None;
             }
             converged = true;

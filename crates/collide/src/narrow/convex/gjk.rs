@@ -84,6 +84,7 @@ pub(crate) fn gjk(
             stopped = true;
             break;
         }
+        // (MuJoCo 4.0.0's rounding: `x_k * (1 / |x_k|)`)
         let dir = -(x_k * (1.0 / x_norm));
         out.simplex[n] = minkowski_support(o1, o2, dir);
         let s_k = out.simplex[n].vert;
@@ -139,7 +140,11 @@ pub(crate) fn gjk(
             out.nsimplex = 0;
             return out;
         }
-        x_k = lincomb(&lambda, n, |i| out.simplex[i].vert);
+        x_k = if o1.prism.is_some() {
+            projection(&lambda, n, &out.simplex)
+        } else {
+            lincomb(&lambda, n, |i| out.simplex[i].vert)
+        };
         x_norm_prev = x_norm;
         x_norm = x_k.length();
         k += 1;
@@ -169,6 +174,18 @@ pub(crate) fn gjk(
         x_norm
     };
     out
+}
+
+/// The origin's projection on the affine hull of the reduced simplex (its `n` first vertices),
+/// the point MuJoCo 4.0.0's GJK moves to (bit for bit), rather than the barycentric combination.
+fn projection(lambda: &[f64; 4], n: usize, s: &[Vertex; 4]) -> DVec3 {
+    match n {
+        1 => s[0].vert,
+        2 => project_origin_line(s[0].vert, s[1].vert),
+        3 => project_origin_plane(s[0].vert, s[1].vert, s[2].vert)
+            .unwrap_or_else(|| lincomb(lambda, n, |i| s[i].vert)),
+        _ => lincomb(lambda, n, |i| s[i].vert),
+    }
 }
 
 /// Signed distance of the face `(v1, v2, v3)` from the origin, with its unit normal.

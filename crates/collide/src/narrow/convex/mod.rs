@@ -45,9 +45,11 @@ mod epa;
 mod gjk;
 pub mod mpr;
 mod multicontact;
+mod prism;
 mod support;
 
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
+pub(crate) use prism::PrismCollider;
 pub use support::HILLCLIMB_MIN;
 
 use epa::{epa, Polytope};

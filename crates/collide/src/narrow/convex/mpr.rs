@@ -355,7 +355,7 @@ fn neighbours(hull: &ConvexHull, i: usize) -> &[u32] {
 
 /// `mjc_meshSupport`: first maximum over the mesh vertices in mesh order (the hull vertices
 /// sorted by mesh index), starting from the warm start `vertindex` if any.
-fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) -> usize {
+pub(crate) fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) -> usize {
     let n = hull.vert.len();
     let (mut imax, mut max) = if vertindex >= 0 && (vertindex as usize) < n {
         (vertindex as usize, vdot(ld, hull.vert[vertindex as usize]))
@@ -404,7 +404,7 @@ fn extrema_bucket(ld: DVec3) -> usize {
 
 /// `mjc_hillclimbSupport` (4.0.0): seed from the 27-direction extrema table (or the warm start
 /// if that is at least as good), then climb to the best neighbour until no neighbour improves.
-fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
+pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
     let n = hull.vert.len();
     let seed = (hull.extrema[extrema_bucket(ld)] as usize).min(n - 1);
     let mut cur = seed;

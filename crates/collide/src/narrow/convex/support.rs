@@ -45,6 +45,12 @@ pub(crate) struct Object<'a> {
     pub vertindex: i32,
     /// Warm start of the hill climb (hull vertex), `-1` if none yet.
     pub meshindex: i32,
+    /// Vertices of a height-field prism (`kind == HField`): bottom 0..3, top 3..6.
+    pub prism: Option<&'a [DVec3; 6]>,
+    /// Meshes are searched exactly as MuJoCo 4.0.0 does (small meshes scanned in mesh-vertex
+    /// order, larger ones hill-climbed from the extrema seed or the warm start if at least as
+    /// good), so ties go where MuJoCo sends them; set for height-field pairs only.
+    pub mesh_order: bool,
 }
 
 impl<'a> Object<'a> {
@@ -67,13 +73,15 @@ impl<'a> Object<'a> {
             core: false,
             vertindex: -1,
             meshindex: -1,
+            prism: None,
+            mesh_order: false,
         }
     }
 
-    /// True for shapes with finitely many vertices and no inflation (box or mesh, zero margin):
-    /// GJK then converges exactly and EPA runs to machine precision.
+    /// True for shapes with finitely many vertices and no inflation (box, mesh or height-field
+    /// prism, zero margin): GJK then converges exactly and EPA runs to machine precision.
     pub fn discrete(&self) -> bool {
-        self.margin == 0.0 && matches!(self.kind, GeomType::Box | GeomType::Mesh)
+        self.margin == 0.0 && matches!(self.kind, GeomType::Box | GeomType::Mesh | GeomType::HField)
     }
 
     /// Radius removed when the shape is reduced to its core (sphere and capsule), else 0.
@@ -171,8 +179,26 @@ impl<'a> Object<'a> {
                     None => self.pos,
                 }
             }
-            // planes and height fields never reach the convex solver
-            GeomType::Plane | GeomType::HField => self.pos,
+            // a height-field prism: the best of the three vertices on the side of `dir.z`
+            // (MuJoCo's prism support; `vertindex` is never set)
+            GeomType::HField => match self.prism {
+                Some(v) => {
+                    let start = if dir.z < 0.0 { 0 } else { 3 };
+                    let mut best = start;
+                    let mut max = v[start].dot(dir);
+                    for (i, p) in v.iter().enumerate().take(start + 3).skip(start + 1) {
+                        let d = p.dot(dir);
+                        if d > max {
+                            max = d;
+                            best = i;
+                        }
+                    }
+                    v[best]
+                }
+                None => self.pos,
+            },
+            // planes never reach the convex solver
+            GeomType::Plane => self.pos,
         }
     }
 
@@ -185,7 +211,16 @@ impl<'a> Object<'a> {
             return None;
         }
         let graph_ok = hull.adj_start.len() == n + 1;
-        let imax = if n < HILLCLIMB_MIN || !graph_ok {
+        let imax = if self.mesh_order {
+            let i = if super::mpr::uses_exhaustive_search(hull) {
+                super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
+            } else {
+                let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
+                self.meshindex = i as i32;
+                i
+            };
+            i.min(n - 1)
+        } else if n < HILLCLIMB_MIN || !graph_ok {
             // exhaustive scan, starting from the previous answer
             let mut imax = 0usize;
             let mut max = -(f32::MAX as f64);
