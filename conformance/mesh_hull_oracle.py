@@ -18,6 +18,14 @@ Deterministic (numpy RandomState with fixed seeds).
 
 `--all-dog DIR` instead records every dog bone (162 meshes, 11 MB, not committed) into DIR; compare
 with `HULL_DATA_DIR=DIR cargo test -p collide-mjcf --release --test mesh_hull -- --nocapture`.
+
+`--qhull-input CASE` prints a recorded case's vertices as qhull reads them (the file values as
+float, before refpos/refquat/scale) in qhull's input format. The stand-alone qhull_r 8.0.2
+(`pip install cmeel-qhull` in a scratch venv; binary under `cmeel.prefix/bin`) reproduces MuJoCo's
+hull: `qhull Qt Fv` lists the facets in MuJoCo's order with each facet's vertices as
+`facet->vertices` (MuJoCo's triangle swaps the first two when the facet is `toporient`), and
+`qhull Qt T3` traces its facet merges, the reference for the merge emulation that
+`crates/collide-mjcf/src/mesh_hull.rs` lacks.
 """
 
 import json
@@ -315,7 +323,31 @@ def all_dog(out):
             record("all_" + f[:-4], "dog", {"file": f"{DOG}/{f}"}, {})
 
 
+def qhull_input(case):
+    """The points qhull sees for a recorded case, in qhull's input format."""
+    j = json.load(open(os.path.join(OUT, case + ".json")))
+    if j["error"]:
+        sys.exit(f"{case}: MuJoCo does not compile it")
+    if "vertex" in j["source"]:
+        pts = np.asarray(j["source"]["vertex"], dtype=np.float64).reshape(-1, 3)
+    else:
+        st = j["settings"]
+        if st["scale"] != [1, 1, 1] or st["refpos"] != [0, 0, 0] or st["refquat"] != [1, 0, 0, 0]:
+            sys.exit(f"{case}: a file mesh with scale/refpos/refquat (only plain file meshes)")
+        # back to the file frame: pos + quat * vert, rounded to float as the file states it
+        rot = np.zeros(9)
+        mujoco.mju_quat2Mat(rot, np.asarray(j["mesh_quat"]))
+        vert = np.asarray(j["vert"], dtype=np.float64).reshape(-1, 3)
+        pts = f32(np.asarray(j["mesh_pos"]) + vert @ rot.reshape(3, 3).T)
+    print(3)
+    print(len(pts))
+    for p in pts:
+        print(" ".join(repr(float(x)) for x in p))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--all-dog":
         sys.exit(all_dog(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--qhull-input":
+        sys.exit(qhull_input(sys.argv[2]))
     sys.exit(main())

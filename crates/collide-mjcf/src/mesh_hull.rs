@@ -31,11 +31,25 @@
 //! `qh_all_merges`, `qh_reducevertices`, `qh_triangulate`) is **not** emulated. The construction
 //! continues without merging, then coplanar triangles are grouped, vertices inside a face or on
 //! an edge are dropped (as merging does) and each face is re-triangulated as a fan from its newest
-//! vertex (qhull's `qh_triangulate_facet` apex). The vertex set, the polygons (as vertex sets),
-//! the polygon normals and the support value of every extremum are then MuJoCo's; the vertex
-//! order, the triangle order, the polygon order and paths, the diagonals of faces with more than
-//! three vertices, and which of several tied vertices an extremum names may differ.
-//! [`last_build_was_exact`] tells which path a build took.
+//! vertex (qhull's `qh_triangulate_facet` apex). The vertex set, the polygons (as vertex sets and
+//! as oriented cycles), the polygon normals and the support value of every extremum are then
+//! MuJoCo's; the vertex order, the triangle order, the polygon order, where a polygon's path
+//! starts, the diagonals of faces with more than three vertices, and which of several tied
+//! vertices an extremum names may differ. [`last_build_was_exact`] tells which path a build took.
+//!
+//! Of these, only the path starts changed collision results on the conformance scenes (measured
+//! by swapping single arrays for MuJoCo's; the multi-contact code walks the polygon paths).
+//! MuJoCo's path of a merged polygon starts at the tail of the first edge,
+//! in triangle order (`v0 v1`, `v1 v2`, `v2 v0`), of the polygon's first triangle that is a
+//! boundary edge. That triangle is the first of the merged facet's `qh_triangulate_facet` fan:
+//! apex `SETfirst(facet->vertices)` (highest vertex id), one triangle per ridge in
+//! `facet->ridges` order (ridges through the apex give null facets, which are dropped), so it
+//! depends on qhull's merge bookkeeping (`qh_mergecycle_all`, `qh_mergefacet`/`qh_mergesimplex`,
+//! `qh_makeridges`, `qh_setdel` moving the last ridge into a deleted slot, merged facets moved to
+//! the end of the facet list, later cones over merged visible facets via
+//! `qh_makenew_nonsimplicial`), which is what remains to be emulated. The stand-alone qhull 8.0.2
+//! reproduces MuJoCo's facet order and traces these merges (see
+//! `conformance/mesh_hull_oracle.py --qhull-input`).
 //!
 //! Two entry points:
 //! - [`build_hull_from_source`] takes the vertices as the file states them (what the compiler
