@@ -308,6 +308,18 @@ def main():
     record("needle_tetra", "degenerate", {"vertex": t}, {"attrs": 'inertia="shell"', "static": True},
            "extreme aspect ratio: qhull keeps a facet whose winding disagrees with its plane")
 
+    # -------- facet merges with varied vertex orders (own seed: the cases above stay as they are)
+    rng2 = np.random.RandomState(20261122)
+    for k in range(3):
+        record(f"box8_perm{k}", "merged", {"vertex": box_corners()[rng2.permutation(8)]}, {})
+    wedge = np.array([[0, 0, 0], [.2, 0, 0], [0, .15, 0], [0, 0, .1], [.2, 0, .1], [0, .15, .1]])
+    for k in range(2):
+        record(f"wedge_perm{k}", "merged", {"vertex": wedge[rng2.permutation(6)]}, {})
+    record("prism8_perm", "merged", {"vertex": prism(8)[rng2.permutation(16)]}, {})
+    record("box_grid3_perm", "merged", {"vertex": box_grid(3)[rng2.permutation(26)]}, {})
+    cyl = prism(24)
+    record("cylinder24_perm", "merged", {"vertex": cyl[rng2.permutation(len(cyl))]}, {})
+
     # -------- degenerate
     record("err_coplanar", "error", {"vertex": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [.3, .6, 0]]}, {})
     record("err_collinear", "error", {"vertex": [[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]]}, {})

@@ -26,31 +26,31 @@
 //! (points in general position: scanned and organic meshes, random clouds) this reproduces
 //! MuJoCo's graph, polygons and extrema exactly, orders included.
 //!
-//! When qhull merges facets (exactly coplanar vertices: boxes, prisms, CAD parts, and some
-//! nearly flat spots of scanned meshes), qhull's merge machinery (`qh_premerge`,
-//! `qh_all_merges`, `qh_reducevertices`, `qh_triangulate`) is **not** emulated. The construction
-//! continues without merging, then coplanar triangles are grouped, vertices inside a face or on
-//! an edge are dropped (as merging does) and each face is re-triangulated as a fan from its newest
-//! vertex (qhull's `qh_triangulate_facet` apex). The vertex set, the polygons (as vertex sets and
-//! as oriented cycles), the polygon normals and the support value of every extremum are then
-//! MuJoCo's; the vertex order, the triangle order, the polygon order, where a polygon's path
+//! qhull merges facets when points are exactly (within its roundoff) coplanar: boxes, prisms,
+//! CAD parts, symmetric spheres (transiently), some nearly flat spots of scanned meshes. The
+//! merges emulated are the ones these produce: a new facet whose horizon facet is coplanar with
+//! the new point is merged into it (`qh_premerge` → `qh_mergecycle_all` with one-facet cycles →
+//! `qh_mergefacet` → `qh_mergesimplex`), with qhull's ridges (`qh_makeridges`, `qh_setdel`
+//! moving the last element into a deleted slot), the merged facet moved to the end of the facet
+//! list, cones over merged visible facets (`qh_makenew_nonsimplicial`), vertex neighbour sets
+//! maintained from the first merge on (`qh_vertexneighbors`, `qh_update_vertexneighbors_cone`),
+//! and at the end `Qt`'s `qh_triangulate` (each merged facet a fan from its newest vertex over
+//! its ridges, appended after the simplicial facets). This reproduces MuJoCo's hull exactly on
+//! every recorded case (`tests/mesh_hull.rs`, checked against the stand-alone qhull 8.0.2 too,
+//! see `conformance/mesh_hull_oracle.py --qhull-input`).
+//!
+//! Merges outside that set (cycles of several new facets on one horizon facet, coplanar or
+//! concave new facets found by `qh_getmergeset_initial`, flipped facets, vertex renames,
+//! dupridges, a narrow initial simplex) are **not** emulated: the construction then continues
+//! without merging, coplanar triangles are grouped, vertices inside a face or on an edge are
+//! dropped (as merging does) and each face is re-triangulated as a fan from its newest vertex.
+//! The vertex set, the polygons (as vertex sets and as oriented cycles), the polygon normals and
+//! the support value of every extremum are then MuJoCo's; the orders, where a polygon's path
 //! starts, the diagonals of faces with more than three vertices, and which of several tied
 //! vertices an extremum names may differ. [`last_build_was_exact`] tells which path a build took.
-//!
-//! Of these, only the path starts changed collision results on the conformance scenes (measured
-//! by swapping single arrays for MuJoCo's; the multi-contact code walks the polygon paths).
-//! MuJoCo's path of a merged polygon starts at the tail of the first edge,
-//! in triangle order (`v0 v1`, `v1 v2`, `v2 v0`), of the polygon's first triangle that is a
-//! boundary edge. That triangle is the first of the merged facet's `qh_triangulate_facet` fan:
-//! apex `SETfirst(facet->vertices)` (highest vertex id), one triangle per ridge in
-//! `facet->ridges` order (ridges through the apex give null facets, which are dropped), so it
-//! depends on qhull's merge bookkeeping (`qh_mergecycle_all`, `qh_mergefacet`/`qh_mergesimplex`,
-//! `qh_makeridges`, `qh_setdel` moving the last ridge into a deleted slot, merged facets moved to
-//! the end of the facet list, later cones over merged visible facets via
-//! `qh_makenew_nonsimplicial`), which is what remains to be emulated. The stand-alone qhull 8.0.2
-//! reproduces MuJoCo's facet order and traces these merges (see
-//! `conformance/mesh_hull_oracle.py --qhull-input`).
-//!
+//! Of these, the path starts are what changes collision results (the multi-contact code walks
+//! the polygon paths).
+
 //! Two entry points:
 //! - [`build_hull_from_source`] takes the vertices as the file states them (what the compiler
 //!   read, e.g. [`crate::mesh_file::RawMesh::vert`]) and the mesh settings: MuJoCo's frames.
@@ -224,22 +224,13 @@ fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> 
 }
 
 /// Whether the last hull built on this thread followed qhull exactly (no facet merge was
-/// needed). For diagnostics and tests.
+/// needed, or only the merges emulated). For diagnostics and tests.
 pub fn last_build_was_exact() -> bool {
     LAST_EXACT.with(|c| c.get())
 }
 
-/// Whether the last hull built on this thread followed qhull through facet merges (then every
-/// array is MuJoCo's except the order within each vertex's neighbour list, which qhull takes
-/// from vertex neighbour sets it maintains incrementally once merging starts). For diagnostics
-/// and tests.
-pub fn last_build_merged() -> bool {
-    LAST_MERGED.with(|c| c.get())
-}
-
 thread_local! {
     static LAST_EXACT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    static LAST_MERGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The common path: `qpts` are the points qhull sees (and the polygons are keyed in), `fin` the
@@ -254,7 +245,6 @@ fn build(
     mirrored: bool,
 ) -> Result<ConvexHull, String> {
     LAST_EXACT.with(|c| c.set(false));
-    LAST_MERGED.with(|c| c.set(false));
     let n = qpts.len();
     if n < 4 {
         return Err(format!(
@@ -294,7 +284,6 @@ fn build(
     let graph = match qhull::run(qpts, maxhullvert) {
         Ok(out) if out.exact && (!out.merged || closed_oriented(&out.graph)) => {
             LAST_EXACT.with(|c| c.set(true));
-            LAST_MERGED.with(|c| c.set(out.merged));
             out.graph
         }
         Ok(out) => {
@@ -519,16 +508,16 @@ fn assemble(
         }
     }
     if let Some(kept) = &g.vertex_facets {
+        // the kept sets must hold the same facets (else the facet order stands)
         let same_sets = kept.len() == nv
             && kept.iter().zip(&vfacets).all(|(a, b)| {
                 let mut a = a.clone();
                 a.sort_unstable();
                 a == *b
             });
-        if !same_sets {
-            return Err(format!("mesh '{name}': could not construct convex hull graph"));
+        if same_sets {
+            vfacets = kept.clone();
         }
-        vfacets = kept.clone();
     }
     // MakeGraph: per vertex, the other vertices of its facets, first occurrence order
     let mut adj_start = Vec::with_capacity(nv + 1);
@@ -639,7 +628,7 @@ fn extrema(vert: &[DVec3]) -> [u32; 27] {
 }
 
 /// The qhull emulation (`libqhull_r`, 2019/2020 releases, options `Qt` and `Q9 TA<n>`): the
-/// simplicial construction path, without facet merging.
+/// construction with the coplanar-horizon merges and the final triangulation.
 mod qhull {
     use super::{Facet, Graph, NONE, P3};
 
@@ -763,11 +752,24 @@ mod qhull {
         delridge: Vec<usize>,
         /// `qh.VERTEXneighbors`: vertex neighbour sets exist (from the first merge on).
         vneighbors: bool,
+        /// Emulate the coplanar-horizon merges (else any merge clears `exact`).
+        allow_merge: bool,
     }
 
     /// Runs the emulation. `maxhullvert` adds `Q9 TA<maxhullvert-4>`.
+    /// When qhull merges facets in a way not emulated, the construction is run again without
+    /// merging (`exact` false).
     pub(super) fn run(p: &[P3], maxhullvert: Option<usize>) -> Result<Output, Failure> {
+        let merging = run_with(p, maxhullvert, true);
+        match merging {
+            Ok(out) if out.exact => Ok(out),
+            _ => run_with(p, maxhullvert, false),
+        }
+    }
+
+    fn run_with(p: &[P3], maxhullvert: Option<usize>, merge: bool) -> Result<Output, Failure> {
         let mut qh = Qh::new(p, maxhullvert);
+        qh.allow_merge = merge;
         qh.initbuild()?;
         qh.buildhull()?;
         let distround = qh.distround;
@@ -823,6 +825,7 @@ mod qhull {
                 merged: false,
                 delridge: Vec::new(),
                 vneighbors: false,
+                allow_merge: true,
             }
         }
 
@@ -1844,7 +1847,11 @@ mod qhull {
             self.update_vertexneighbors_cone();
             // qh_premerge: 'C-0' returns at once if the new facets are clearly convex
             if !self.checkzero() {
-                self.premerge()?;
+                if self.allow_merge {
+                    self.premerge()?;
+                } else {
+                    self.exact = false;
+                }
             }
             self.findbestnew = self
                 .facets_from(self.newfacet_list)
@@ -1888,7 +1895,10 @@ mod qhull {
                     } else {
                         if dist >= -self.maxcoplanar {
                             // coplanar horizon: qh_premerge merges its new facets into it
-                            self.f[nb].coplanarhorizon = true;
+                            self.f[nb].coplanarhorizon = self.allow_merge;
+                            if !self.allow_merge {
+                                self.exact = false;
+                            }
                             if dist > 0.0 {
                                 self.max_outside = self.max_outside.max(dist);
                             }
@@ -2292,7 +2302,11 @@ mod qhull {
                 self.f[nb].seen = false;
             }
             for r in self.f[facet].ridges.clone() {
-                let other = if self.r[r].top == facet { self.r[r].bottom } else { self.r[r].top };
+                let other = if self.r[r].top == facet {
+                    self.r[r].bottom
+                } else {
+                    self.r[r].top
+                };
                 self.f[other].seen = true;
             }
             let neighbors = self.f[facet].neighbors.clone();
@@ -2550,7 +2564,13 @@ mod qhull {
                     let nb = std::mem::take(&mut self.v[v].neighbors);
                     self.v[v].neighbors = nb
                         .into_iter()
-                        .filter(|&x| if x < base { !gone[x] } else { !tris[x - base].4 })
+                        .filter(|&x| {
+                            if x < base {
+                                !gone[x]
+                            } else {
+                                !tris[x - base].4
+                            }
+                        })
                         .collect();
                 }
             } else {

@@ -18,9 +18,7 @@ use collide::math::{normalize_quat, quat_wxyz};
 use collide::{ConvexHull, Mesh};
 use collide_mjcf::mesh_compile::MeshSettings;
 use collide_mjcf::mesh_file::decode_mesh;
-use collide_mjcf::mesh_hull::{
-    build_hull, build_hull_from_source, last_build_merged, last_build_was_exact,
-};
+use collide_mjcf::mesh_hull::{build_hull, build_hull_from_source, last_build_was_exact};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -334,6 +332,12 @@ fn yn(b: bool) -> &'static str {
     }
 }
 
+/// Recorded cases where qhull merges in ways `mesh_hull` does not emulate, so the hull is built
+/// by the fallback (same hull as sets and oriented polygon cycles, other orders):
+/// - `box_grid3_perm`: edge midpoints become vertices before the corners and are later renamed
+///   away (`qh_rename_sharedvertex`).
+const NOT_EMULATED: &[&str] = &["box_grid3_perm"];
+
 #[test]
 fn oracle_match() {
     let cases = load_cases();
@@ -347,6 +351,7 @@ fn oracle_match() {
         "case", "class", "nv"
     );
     let mut failures = Vec::new();
+    let custom_dir = std::env::var("HULL_DATA_DIR").is_ok();
     let mut by_class: HashMap<String, (usize, usize, usize)> = HashMap::new();
     for c in &cases {
         let got = build_hull_from_source(&c.mesh, &c.source, &c.settings);
@@ -413,13 +418,14 @@ fn oracle_match() {
                 {
                     entry.2 += 1;
                 }
-                // everything MuJoCo-identical on the exact path; after facet merges, all but the
-                // order within each vertex's neighbour list (qhull's incrementally maintained
-                // vertex neighbour sets are not emulated)
-                let merged = last_build_merged();
+                // everything MuJoCo-identical on the exact path, which every recorded case takes
+                // (facet merges included)
+                if !exact && !custom_dir && !NOT_EMULATED.contains(&c.name.as_str()) {
+                    failures.push(format!("{}: not built on the exact path", c.name));
+                }
                 if exact
                     && !(r.vorder
-                        && (r.adjorder || (merged && r.adjset))
+                        && r.adjorder
                         && r.faceorder
                         && r.polyorder
                         && r.normals
@@ -464,34 +470,5 @@ fn compiled_frame_variant() {
             }
             Err(err) => println!("{:34} error {err}", c.name),
         }
-    }
-}
-
-/// Prints one case's polygons next to MuJoCo's (`HULL_CASE=<name>`, `--ignored --nocapture`).
-#[test]
-#[ignore]
-fn debug_case() {
-    let name = std::env::var("HULL_CASE").unwrap_or("gauss_10".into());
-    let c = load_cases().into_iter().find(|c| c.name == name).unwrap();
-    let e = c.expect.as_ref().unwrap();
-    let h = build_hull_from_source(&c.mesh, &c.source, &c.settings).unwrap();
-    let ours: Vec<usize> = h.mesh_index.iter().map(|&x| x as usize).collect();
-    let np = h.poly_start.len() - 1;
-    for p in 0..np.max(e.polys.len()) {
-        let o: Vec<usize> = if p < np {
-            h.poly_vert[h.poly_start[p] as usize..h.poly_start[p + 1] as usize]
-                .iter()
-                .map(|&k| ours[k as usize])
-                .collect()
-        } else {
-            vec![]
-        };
-        println!(
-            "{p:3} ours {:?} {:?}   mj {:?} {:?}",
-            o,
-            h.poly_normal.get(p),
-            e.polys.get(p),
-            e.normals.get(p)
-        );
     }
 }
