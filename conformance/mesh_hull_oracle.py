@@ -18,6 +18,14 @@ Deterministic (numpy RandomState with fixed seeds).
 
 `--all-dog DIR` instead records every dog bone (162 meshes, 11 MB, not committed) into DIR; compare
 with `HULL_DATA_DIR=DIR cargo test -p collide-mjcf --release --test mesh_hull -- --nocapture`.
+
+`--qhull-input CASE` prints a recorded case's vertices as qhull reads them (the file values as
+float, before refpos/refquat/scale) in qhull's input format. The stand-alone qhull_r 8.0.2
+(`pip install cmeel-qhull` in a scratch venv; binary under `cmeel.prefix/bin`) reproduces MuJoCo's
+hull: `qhull Qt Fv` lists the facets in MuJoCo's order with each facet's vertices as
+`facet->vertices` (MuJoCo's triangle swaps the first two when the facet is `toporient`), and
+`qhull Qt T3` traces its facet merges, the reference for the merge emulation that
+`crates/collide-mjcf/src/mesh_hull.rs` lacks.
 """
 
 import json
@@ -300,6 +308,18 @@ def main():
     record("needle_tetra", "degenerate", {"vertex": t}, {"attrs": 'inertia="shell"', "static": True},
            "extreme aspect ratio: qhull keeps a facet whose winding disagrees with its plane")
 
+    # -------- facet merges with varied vertex orders (own seed: the cases above stay as they are)
+    rng2 = np.random.RandomState(20261122)
+    for k in range(3):
+        record(f"box8_perm{k}", "merged", {"vertex": box_corners()[rng2.permutation(8)]}, {})
+    wedge = np.array([[0, 0, 0], [.2, 0, 0], [0, .15, 0], [0, 0, .1], [.2, 0, .1], [0, .15, .1]])
+    for k in range(2):
+        record(f"wedge_perm{k}", "merged", {"vertex": wedge[rng2.permutation(6)]}, {})
+    record("prism8_perm", "merged", {"vertex": prism(8)[rng2.permutation(16)]}, {})
+    record("box_grid3_perm", "merged", {"vertex": box_grid(3)[rng2.permutation(26)]}, {})
+    cyl = prism(24)
+    record("cylinder24_perm", "merged", {"vertex": cyl[rng2.permutation(len(cyl))]}, {})
+
     # -------- degenerate
     record("err_coplanar", "error", {"vertex": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [.3, .6, 0]]}, {})
     record("err_collinear", "error", {"vertex": [[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]]}, {})
@@ -315,7 +335,31 @@ def all_dog(out):
             record("all_" + f[:-4], "dog", {"file": f"{DOG}/{f}"}, {})
 
 
+def qhull_input(case):
+    """The points qhull sees for a recorded case, in qhull's input format."""
+    j = json.load(open(os.path.join(OUT, case + ".json")))
+    if j["error"]:
+        sys.exit(f"{case}: MuJoCo does not compile it")
+    if "vertex" in j["source"]:
+        pts = np.asarray(j["source"]["vertex"], dtype=np.float64).reshape(-1, 3)
+    else:
+        st = j["settings"]
+        if st["scale"] != [1, 1, 1] or st["refpos"] != [0, 0, 0] or st["refquat"] != [1, 0, 0, 0]:
+            sys.exit(f"{case}: a file mesh with scale/refpos/refquat (only plain file meshes)")
+        # back to the file frame: pos + quat * vert, rounded to float as the file states it
+        rot = np.zeros(9)
+        mujoco.mju_quat2Mat(rot, np.asarray(j["mesh_quat"]))
+        vert = np.asarray(j["vert"], dtype=np.float64).reshape(-1, 3)
+        pts = f32(np.asarray(j["mesh_pos"]) + vert @ rot.reshape(3, 3).T)
+    print(3)
+    print(len(pts))
+    for p in pts:
+        print(" ".join(repr(float(x)) for x in p))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--all-dog":
         sys.exit(all_dog(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--qhull-input":
+        sys.exit(qhull_input(sys.argv[2]))
     sys.exit(main())

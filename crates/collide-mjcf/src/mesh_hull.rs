@@ -26,17 +26,31 @@
 //! (points in general position: scanned and organic meshes, random clouds) this reproduces
 //! MuJoCo's graph, polygons and extrema exactly, orders included.
 //!
-//! When qhull merges facets (exactly coplanar vertices: boxes, prisms, CAD parts, and some
-//! nearly flat spots of scanned meshes), qhull's merge machinery (`qh_premerge`,
-//! `qh_all_merges`, `qh_reducevertices`, `qh_triangulate`) is **not** emulated. The construction
-//! continues without merging, then coplanar triangles are grouped, vertices inside a face or on
-//! an edge are dropped (as merging does) and each face is re-triangulated as a fan from its newest
-//! vertex (qhull's `qh_triangulate_facet` apex). The vertex set, the polygons (as vertex sets),
-//! the polygon normals and the support value of every extremum are then MuJoCo's; the vertex
-//! order, the triangle order, the polygon order and paths, the diagonals of faces with more than
-//! three vertices, and which of several tied vertices an extremum names may differ.
-//! [`last_build_was_exact`] tells which path a build took.
+//! qhull merges facets when points are exactly (within its roundoff) coplanar: boxes, prisms,
+//! CAD parts, symmetric spheres (transiently), some nearly flat spots of scanned meshes. The
+//! merges emulated are the ones these produce: a new facet whose horizon facet is coplanar with
+//! the new point is merged into it (`qh_premerge` → `qh_mergecycle_all` with one-facet cycles →
+//! `qh_mergefacet` → `qh_mergesimplex`), with qhull's ridges (`qh_makeridges`, `qh_setdel`
+//! moving the last element into a deleted slot), the merged facet moved to the end of the facet
+//! list, cones over merged visible facets (`qh_makenew_nonsimplicial`), vertex neighbour sets
+//! maintained from the first merge on (`qh_vertexneighbors`, `qh_update_vertexneighbors_cone`),
+//! and at the end `Qt`'s `qh_triangulate` (each merged facet a fan from its newest vertex over
+//! its ridges, appended after the simplicial facets). This reproduces MuJoCo's hull exactly on
+//! every recorded case (`tests/mesh_hull.rs`, checked against the stand-alone qhull 8.0.2 too,
+//! see `conformance/mesh_hull_oracle.py --qhull-input`).
 //!
+//! Merges outside that set (cycles of several new facets on one horizon facet, coplanar or
+//! concave new facets found by `qh_getmergeset_initial`, flipped facets, vertex renames,
+//! dupridges, a narrow initial simplex) are **not** emulated: the construction then continues
+//! without merging, coplanar triangles are grouped, vertices inside a face or on an edge are
+//! dropped (as merging does) and each face is re-triangulated as a fan from its newest vertex.
+//! The vertex set, the polygons (as vertex sets and as oriented cycles), the polygon normals and
+//! the support value of every extremum are then MuJoCo's; the orders, where a polygon's path
+//! starts, the diagonals of faces with more than three vertices, and which of several tied
+//! vertices an extremum names may differ. [`last_build_was_exact`] tells which path a build took.
+//! Of these, the path starts are what changes collision results (the multi-contact code walks
+//! the polygon paths).
+
 //! Two entry points:
 //! - [`build_hull_from_source`] takes the vertices as the file states them (what the compiler
 //!   read, e.g. [`crate::mesh_file::RawMesh::vert`]) and the mesh settings: MuJoCo's frames.
@@ -210,7 +224,7 @@ fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> 
 }
 
 /// Whether the last hull built on this thread followed qhull exactly (no facet merge was
-/// needed). For diagnostics and tests.
+/// needed, or only the merges emulated). For diagnostics and tests.
 pub fn last_build_was_exact() -> bool {
     LAST_EXACT.with(|c| c.get())
 }
@@ -268,7 +282,7 @@ fn build(
     // qhull emulation; on a merge, the unmerged construction is repaired; on a topological
     // failure of the emulation, a plain quickhull is repaired the same way
     let graph = match qhull::run(qpts, maxhullvert) {
-        Ok(out) if out.exact => {
+        Ok(out) if out.exact && (!out.merged || closed_oriented(&out.graph)) => {
             LAST_EXACT.with(|c| c.set(true));
             out.graph
         }
@@ -284,6 +298,21 @@ fn build(
             .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
     };
     assemble(name, qpts, fin, stored, &graph, mirrored)
+}
+
+/// Whether the triangles of `g` form a closed, consistently oriented surface (every directed
+/// edge once, with its reverse): the sanity check of a merged emulation.
+fn closed_oriented(g: &Graph) -> bool {
+    let mut edges = std::collections::HashSet::with_capacity(3 * g.facets.len());
+    for f in &g.facets {
+        let t = f.face();
+        for k in 0..3 {
+            if t[k] == t[(k + 1) % 3] || !edges.insert((t[k], t[(k + 1) % 3])) {
+                return false;
+            }
+        }
+    }
+    edges.iter().all(|&(a, b)| edges.contains(&(b, a)))
 }
 
 /// Fallback when the emulation fails: the workspace quickhull, repaired like a merged hull.
@@ -313,6 +342,7 @@ fn generic(qpts: &[P3], maxhullvert: Option<usize>, distround: f64) -> Option<Gr
         vertices: order,
         facets,
         vertex_id: ids,
+        vertex_facets: None,
     };
     repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none())
 }
@@ -435,6 +465,9 @@ struct Graph {
     facets: Vec<Facet>,
     /// qhull vertex id of each point (0 if not a vertex), for the triangulation apex.
     vertex_id: Vec<u32>,
+    /// `v.neighbors` of each vertex (indices into `facets`) when qhull maintained them (after
+    /// merges); otherwise MakeGraph's `qh_vertexneighbors` lists them in facet order.
+    vertex_facets: Option<Vec<Vec<usize>>>,
 }
 
 /// Builds the [`ConvexHull`] from qhull's output: MakeGraph's neighbour lists, MakePolygons,
@@ -463,7 +496,8 @@ fn assemble(
         }
         local[p] = i;
     }
-    // qh_vertexneighbors: facets around each vertex in facet-list order
+    // qh_vertexneighbors: facets around each vertex in facet-list order (unless qhull kept
+    // them since merging)
     let mut vfacets: Vec<Vec<usize>> = vec![Vec::new(); nv];
     for (fi, f) in g.facets.iter().enumerate() {
         for &p in &f.v {
@@ -471,6 +505,18 @@ fn assemble(
                 return Err(format!("mesh '{name}': vertex id not found in convex hull"));
             }
             vfacets[local[p]].push(fi);
+        }
+    }
+    if let Some(kept) = &g.vertex_facets {
+        // the kept sets must hold the same facets (else the facet order stands)
+        let same_sets = kept.len() == nv
+            && kept.iter().zip(&vfacets).all(|(a, b)| {
+                let mut a = a.clone();
+                a.sort_unstable();
+                a == *b
+            });
+        if same_sets {
+            vfacets = kept.clone();
         }
     }
     // MakeGraph: per vertex, the other vertices of its facets, first occurrence order
@@ -582,7 +628,7 @@ fn extrema(vert: &[DVec3]) -> [u32; 27] {
 }
 
 /// The qhull emulation (`libqhull_r`, 2019/2020 releases, options `Qt` and `Q9 TA<n>`): the
-/// simplicial construction path, without facet merging.
+/// construction with the coplanar-horizon merges and the final triangulation.
 mod qhull {
     use super::{Facet, Graph, NONE, P3};
 
@@ -596,8 +642,11 @@ mod qhull {
 
     pub(super) struct Output {
         pub graph: Graph,
-        /// False when qhull would have merged facets (the graph is then unmerged).
+        /// False when qhull would have merged facets in a way not emulated (the graph is then
+        /// unmerged).
         pub exact: bool,
+        /// Facets were merged (and the output triangulated).
+        pub merged: bool,
         /// `qh.DISTround`.
         pub distround: f64,
     }
@@ -628,6 +677,21 @@ mod qhull {
         seen: bool,
         visitid: u32,
         replace: usize,
+        /// `f.simplicial`: false once the facet has ridges of its own (`qh_makeridges`).
+        simplicial: bool,
+        /// `f.ridges` (indices into `Qh::r`), in qhull's set order.
+        ridges: Vec<usize>,
+        coplanarhorizon: bool,
+        mergehorizon: bool,
+        newmerge: bool,
+    }
+
+    /// A qhull ridge: its vertices (decreasing id) and the two facets, `top` oriented.
+    #[derive(Clone)]
+    struct QRidge {
+        vertices: Vec<usize>,
+        top: usize,
+        bottom: usize,
     }
 
     #[derive(Clone, Default)]
@@ -640,6 +704,8 @@ mod qhull {
         deleted: bool,
         partitioned: bool,
         visitid: u32,
+        /// `v.neighbors` (facets), maintained once merging starts (`qh.VERTEXneighbors`).
+        neighbors: Vec<usize>,
     }
 
     struct Qh<'a> {
@@ -679,17 +745,38 @@ mod qhull {
         stop_add: Option<usize>,
         exact: bool,
         coplanar_stack: Vec<usize>,
+        r: Vec<QRidge>,
+        /// A facet merge happened (the output is triangulated by `qh_triangulate`).
+        merged: bool,
+        /// Vertices of deleted ridges since the last `qh_reducevertices` (`v.delridge`).
+        delridge: Vec<usize>,
+        /// `qh.VERTEXneighbors`: vertex neighbour sets exist (from the first merge on).
+        vneighbors: bool,
+        /// Emulate the coplanar-horizon merges (else any merge clears `exact`).
+        allow_merge: bool,
     }
 
     /// Runs the emulation. `maxhullvert` adds `Q9 TA<maxhullvert-4>`.
+    /// When qhull merges facets in a way not emulated, the construction is run again without
+    /// merging (`exact` false).
     pub(super) fn run(p: &[P3], maxhullvert: Option<usize>) -> Result<Output, Failure> {
+        let merging = run_with(p, maxhullvert, true);
+        match merging {
+            Ok(out) if out.exact => Ok(out),
+            _ => run_with(p, maxhullvert, false),
+        }
+    }
+
+    fn run_with(p: &[P3], maxhullvert: Option<usize>, merge: bool) -> Result<Output, Failure> {
         let mut qh = Qh::new(p, maxhullvert);
+        qh.allow_merge = merge;
         qh.initbuild()?;
         qh.buildhull()?;
         let distround = qh.distround;
         Ok(Output {
             graph: qh.output(),
             exact: qh.exact,
+            merged: qh.merged,
             distround,
         })
     }
@@ -734,6 +821,11 @@ mod qhull {
                 stop_add: maxhullvert.map(|m| m.saturating_sub(4) + 1),
                 exact: true,
                 coplanar_stack: Vec::new(),
+                r: Vec::new(),
+                merged: false,
+                delridge: Vec::new(),
+                vneighbors: false,
+                allow_merge: true,
             }
         }
 
@@ -745,6 +837,7 @@ mod qhull {
                 next: NONE,
                 prev: NONE,
                 replace: NONE,
+                simplicial: true,
                 ..Default::default()
             });
             self.f.len() - 1
@@ -1746,24 +1839,24 @@ mod qhull {
             let _ = apex;
             self.matchnewfacets()?;
             for f in self.facets_from(self.newfacet_list) {
-                self.setfacetplane(f);
-            }
-            // qh_update_vertexneighbors_cone (no vertex neighbours yet): interior vertices
-            let mut f = self.visible_list;
-            while f != NONE && self.f[f].visible {
-                for v in self.f[f].vertices.clone() {
-                    if !self.v[v].newfacet && !self.v[v].deleted {
-                        self.v[v].deleted = true;
-                        self.del_vertices.push(v);
-                    }
+                // qh_makenewplanes: facets to be merged into a coplanar horizon get none
+                if !self.f[f].mergehorizon {
+                    self.setfacetplane(f);
                 }
-                f = self.f[f].next;
             }
+            self.update_vertexneighbors_cone();
             // qh_premerge: 'C-0' returns at once if the new facets are clearly convex
             if !self.checkzero() {
-                self.exact = false;
+                if self.allow_merge {
+                    self.premerge()?;
+                } else {
+                    self.exact = false;
+                }
             }
-            self.findbestnew = false;
+            self.findbestnew = self
+                .facets_from(self.newfacet_list)
+                .iter()
+                .any(|&f| !self.f[f].simplicial);
             self.partitionvisible();
             self.findbestnew = false;
             self.findbest_notsharp = false;
@@ -1801,11 +1894,16 @@ mod qhull {
                         self.num_visible += 1;
                     } else {
                         if dist >= -self.maxcoplanar {
-                            // coplanar horizon: qhull merges the new facets into it
-                            self.exact = false;
+                            // coplanar horizon: qh_premerge merges its new facets into it
+                            self.f[nb].coplanarhorizon = self.allow_merge;
+                            if !self.allow_merge {
+                                self.exact = false;
+                            }
                             if dist > 0.0 {
                                 self.max_outside = self.max_outside.max(dist);
                             }
+                        } else {
+                            self.f[nb].coplanarhorizon = false;
                         }
                         numhorizon += 1;
                     }
@@ -1818,13 +1916,18 @@ mod qhull {
             Ok(())
         }
 
-        /// `qh_makenewfacets` (simplicial visible facets).
+        /// `qh_makenewfacets`: a cone from the apex over the ridges of each visible facet
+        /// (`qh_makenew_nonsimplicial` for facets with ridges, `qh_makenew_simplicial` for the
+        /// neighbours without a ridge).
         fn makenewfacets(&mut self, pt: usize) -> Result<usize, Failure> {
             self.newfacet_list = self.facet_tail;
             self.newvertex_list = self.vertex_tail;
             let apex = self.newvertex(pt);
             self.appendvertex(apex);
             self.visit_id = self.visit_id.wrapping_add(1);
+            // as in qhull, both carry over from one visible facet to the next
+            let mut newfacet2 = NONE;
+            let mut newfacet = NONE;
             let mut visible = self.visible_list;
             while visible != NONE && self.f[visible].visible {
                 for nb in self.f[visible].neighbors.clone() {
@@ -1832,38 +1935,107 @@ mod qhull {
                         self.f[nb].seen = false;
                     }
                 }
-                let mut newfacet = NONE;
-                for nb in self.f[visible].neighbors.clone() {
-                    if nb == NONE || self.f[nb].seen || self.f[nb].visible {
-                        continue;
-                    }
-                    let horizonskip = self.f[nb]
-                        .neighbors
-                        .iter()
-                        .position(|&x| x == visible)
-                        .ok_or(Failure::Topology(self.distround))?;
-                    let mut vertices = Vec::with_capacity(3);
-                    vertices.push(apex);
-                    for (i, &v) in self.f[nb].vertices.iter().enumerate() {
-                        if i != horizonskip {
-                            vertices.push(v);
-                        }
-                    }
-                    if vertices.len() != 3 {
-                        return Err(Failure::Topology(self.distround));
-                    }
-                    let odd = horizonskip & 1 == 1;
-                    let toporient = if self.f[nb].toporient { odd } else { !odd };
-                    newfacet = self.makenewfacet(vertices, toporient, nb);
-                    self.f[nb].neighbors[horizonskip] = newfacet;
+                if !self.f[visible].ridges.is_empty() {
+                    self.f[visible].visitid = self.visit_id;
+                    newfacet2 = self.makenew_nonsimplicial(visible, apex)?;
+                }
+                if self.f[visible].simplicial {
+                    newfacet = self.makenew_simplicial(visible, apex)?;
+                }
+                if newfacet2 != NONE {
+                    newfacet = newfacet2;
                 }
                 if newfacet != NONE {
                     self.f[visible].replace = newfacet;
                 }
+                self.f[visible].ridges.clear();
                 self.f[visible].neighbors.clear();
                 visible = self.f[visible].next;
             }
             Ok(apex)
+        }
+
+        /// `qh_makenew_nonsimplicial`: new facets over the ridges of a visible facet.
+        fn makenew_nonsimplicial(&mut self, visible: usize, apex: usize) -> Result<usize, Failure> {
+            let mut newfacet = NONE;
+            for ridge in self.f[visible].ridges.clone() {
+                let (top, bottom) = (self.r[ridge].top, self.r[ridge].bottom);
+                let nb = if top == visible { bottom } else { top };
+                if nb == NONE {
+                    return Err(Failure::Topology(self.distround));
+                }
+                if !self.f[nb].visible {
+                    let toporient = top == visible;
+                    let mut vertices = vec![apex];
+                    vertices.extend_from_slice(&self.r[ridge].vertices);
+                    let nf = self.makenewfacet(vertices, toporient, nb);
+                    newfacet = nf;
+                    if self.f[nb].coplanarhorizon {
+                        self.f[nf].mergehorizon = true;
+                        if self.f[nb].seen {
+                            // a cycle of several new facets (qh_mergecycle): not emulated
+                            self.exact = false;
+                        }
+                    }
+                    if self.f[nb].seen {
+                        if self.f[nb].simplicial {
+                            return Err(Failure::Topology(self.distround));
+                        }
+                        self.f[nb].neighbors.push(nf);
+                    } else {
+                        setreplace(&mut self.f[nb].neighbors, visible, nf);
+                    }
+                    if self.f[nb].simplicial {
+                        setdel(&mut self.f[nb].ridges, ridge);
+                    } else {
+                        self.f[nf].ridges.push(ridge);
+                        if toporient {
+                            self.r[ridge].top = nf;
+                        } else {
+                            self.r[ridge].bottom = nf;
+                        }
+                    }
+                }
+                self.f[nb].seen = true;
+            }
+            Ok(newfacet)
+        }
+
+        /// `qh_makenew_simplicial`: new facets for the neighbours of a simplicial visible facet
+        /// that are horizon facets without a ridge to it.
+        fn makenew_simplicial(&mut self, visible: usize, apex: usize) -> Result<usize, Failure> {
+            let mut newfacet = NONE;
+            for nb in self.f[visible].neighbors.clone() {
+                if nb == NONE || self.f[nb].seen || self.f[nb].visible {
+                    continue;
+                }
+                if !self.f[nb].simplicial {
+                    return Err(Failure::Topology(self.distround));
+                }
+                let horizonskip = self.f[nb]
+                    .neighbors
+                    .iter()
+                    .position(|&x| x == visible)
+                    .ok_or(Failure::Topology(self.distround))?;
+                let mut vertices = Vec::with_capacity(3);
+                vertices.push(apex);
+                for (i, &v) in self.f[nb].vertices.iter().enumerate() {
+                    if i != horizonskip {
+                        vertices.push(v);
+                    }
+                }
+                if vertices.len() != 3 {
+                    return Err(Failure::Topology(self.distround));
+                }
+                let odd = horizonskip & 1 == 1;
+                let toporient = if self.f[nb].toporient { odd } else { !odd };
+                newfacet = self.makenewfacet(vertices, toporient, nb);
+                if self.f[nb].coplanarhorizon {
+                    self.f[newfacet].mergehorizon = true;
+                }
+                self.f[nb].neighbors[horizonskip] = newfacet;
+            }
+            Ok(newfacet)
         }
 
         fn makenewfacet(&mut self, vertices: Vec<usize>, toporient: bool, horizon: usize) -> usize {
@@ -1925,7 +2097,12 @@ mod qhull {
         fn checkzero(&mut self) -> bool {
             let list = self.facets_from(self.newfacet_list);
             for &f in &list {
-                if self.f[f].flipped || !self.f[f].has_normal {
+                let horizon = self.f[f].neighbors.first().copied().unwrap_or(NONE);
+                if self.f[f].flipped
+                    || !self.f[f].has_normal
+                    || horizon == NONE
+                    || !self.f[horizon].simplicial
+                {
                     return false;
                 }
             }
@@ -1959,6 +2136,316 @@ mod qhull {
                 }
             }
             true
+        }
+
+        /// `qh_premerge` for the merges emulated: new facets merged into their coplanar horizon
+        /// facet one at a time (`qh_mergecycle_all` with one-facet cycles, `qh_mergefacet`,
+        /// `qh_mergesimplex`), then `qh_getmergeset_initial` finding nothing to merge and
+        /// `qh_reducevertices` removing vertices left without a ridge. Anything else (cycles of
+        /// several new facets, flipped facets, coplanar or concave new facets, vertex renames)
+        /// clears `exact`.
+        fn premerge(&mut self) -> Result<(), Failure> {
+            let mut facet = self.newfacet_list;
+            let mut cycles = 0;
+            while facet != NONE && self.f[facet].next != NONE {
+                let next = self.f[facet].next;
+                if !self.f[facet].has_normal {
+                    if !self.f[facet].mergehorizon {
+                        self.exact = false;
+                        return Ok(());
+                    }
+                    let horizon = self.f[facet].neighbors.first().copied().unwrap_or(NONE);
+                    if horizon == NONE || self.f[horizon].visible {
+                        return Err(Failure::Topology(self.distround));
+                    }
+                    self.mergefacet(facet, horizon)?;
+                    if !self.exact {
+                        return Ok(());
+                    }
+                    cycles += 1;
+                }
+                facet = next;
+            }
+            let list = self.facets_from(self.newfacet_list);
+            for &f in &list {
+                self.f[f].coplanarhorizon = false;
+                if self.f[f].flipped {
+                    self.exact = false;
+                    return Ok(());
+                }
+            }
+            // qh_getmergeset_initial: centrum tests of the new facets against their neighbours
+            let radius = self.minvisible;
+            for &f in &list {
+                let cf = self.centrum(f);
+                for nb in self.f[f].neighbors.clone() {
+                    if nb == NONE || !self.f[nb].has_normal {
+                        self.exact = false;
+                        return Ok(());
+                    }
+                    let cn = self.centrum(nb);
+                    if self.distplane(&cf, nb) >= -radius || self.distplane(&cn, f) >= -radius {
+                        self.exact = false;
+                        return Ok(());
+                    }
+                }
+            }
+            if cycles > 0 {
+                // qh_reducevertices: vertices of merged facets that are in none of its ridges
+                for &f in &list {
+                    if !self.f[f].newmerge {
+                        continue;
+                    }
+                    self.f[f].newmerge = false;
+                    self.vertex_visit = self.vertex_visit.wrapping_add(1);
+                    let vv = self.vertex_visit;
+                    for &r in &self.f[f].ridges {
+                        for &rv in &self.r[r].vertices {
+                            self.v[rv].visitid = vv;
+                        }
+                    }
+                    if self.f[f].vertices.iter().any(|&v| self.v[v].visitid != vv) {
+                        self.exact = false;
+                        return Ok(());
+                    }
+                }
+                // qh_rename_sharedvertex (3-d): a vertex of a deleted ridge on only two facets
+                for v in std::mem::take(&mut self.delridge) {
+                    if !self.v[v].deleted && self.v[v].neighbors.len() == 2 {
+                        self.exact = false;
+                        return Ok(());
+                    }
+                }
+            }
+            self.delridge.clear();
+            Ok(())
+        }
+
+        /// `qh_getcentrum`: the mean of the facet's vertices projected onto its plane.
+        fn centrum(&self, f: usize) -> P3 {
+            let vs = &self.f[f].vertices;
+            let mut c = [0.0; 3];
+            for (k, ck) in c.iter_mut().enumerate() {
+                for &v in vs {
+                    *ck += self.p[self.v[v].point][k];
+                }
+                *ck /= vs.len() as f64;
+            }
+            let d = self.distplane(&c, f);
+            let n = self.f[f].normal;
+            [c[0] - d * n[0], c[1] - d * n[1], c[2] - d * n[2]]
+        }
+
+        /// `qh_update_vertexneighbors_cone`: with vertex neighbour sets, the visible facets leave
+        /// (`qh_setdelnth`, the last neighbour moving in) and the new facets join the sets of the
+        /// new vertices; vertices of visible facets on no other facet are deleted.
+        fn update_vertexneighbors_cone(&mut self) {
+            if self.vneighbors {
+                let mut v = self.newvertex_list;
+                while v != NONE && self.v[v].next != NONE {
+                    let mut i = 0;
+                    while i < self.v[v].neighbors.len() {
+                        if self.f[self.v[v].neighbors[i]].visible {
+                            self.v[v].neighbors.swap_remove(i);
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    v = self.v[v].next;
+                }
+                for f in self.facets_from(self.newfacet_list) {
+                    for v in self.f[f].vertices.clone() {
+                        self.v[v].neighbors.push(f);
+                    }
+                }
+            }
+            let mut f = self.visible_list;
+            while f != NONE && self.f[f].visible {
+                for v in self.f[f].vertices.clone() {
+                    if !self.v[v].newfacet && !self.v[v].deleted {
+                        let outer = self.v[v].neighbors.iter().any(|&n| !self.f[n].visible);
+                        if self.vneighbors && outer {
+                            setdel(&mut self.v[v].neighbors, f);
+                        } else {
+                            self.v[v].deleted = true;
+                            self.del_vertices.push(v);
+                        }
+                    }
+                }
+                f = self.f[f].next;
+            }
+        }
+
+        /// `qh_vertexneighbors`: the vertex neighbour sets, in facet-list order.
+        fn vertexneighbors(&mut self) {
+            if self.vneighbors {
+                return;
+            }
+            self.vneighbors = true;
+            for f in self.facets_from(self.facet_list) {
+                if self.f[f].visible {
+                    continue;
+                }
+                for v in self.f[f].vertices.clone() {
+                    self.v[v].neighbors.push(f);
+                }
+            }
+        }
+
+        /// `qh_makeridges`: ridges of a simplicial facet to the neighbours it has none with.
+        fn makeridges(&mut self, facet: usize) {
+            if !self.f[facet].simplicial {
+                return;
+            }
+            self.f[facet].simplicial = false;
+            for nb in self.f[facet].neighbors.clone() {
+                self.f[nb].seen = false;
+            }
+            for r in self.f[facet].ridges.clone() {
+                let other = if self.r[r].top == facet {
+                    self.r[r].bottom
+                } else {
+                    self.r[r].top
+                };
+                self.f[other].seen = true;
+            }
+            let neighbors = self.f[facet].neighbors.clone();
+            for (i, &nb) in neighbors.iter().enumerate() {
+                if self.f[nb].seen {
+                    continue;
+                }
+                let mut vertices = self.f[facet].vertices.clone();
+                vertices.remove(i);
+                let toporient = self.f[facet].toporient ^ (i & 1 == 1);
+                let (top, bottom) = if toporient { (facet, nb) } else { (nb, facet) };
+                self.r.push(QRidge {
+                    vertices,
+                    top,
+                    bottom,
+                });
+                let r = self.r.len() - 1;
+                self.f[facet].ridges.push(r);
+                self.f[nb].ridges.push(r);
+            }
+        }
+
+        /// `qh_mergefacet(facet1, facet2, MRGcoplanarhorizon, qh_MERGEapex)` of a new simplicial
+        /// facet into its coplanar horizon facet (`qh_mergesimplex`, `qh_willdelete`).
+        fn mergefacet(&mut self, facet1: usize, facet2: usize) -> Result<(), Failure> {
+            self.merged = true;
+            self.vertexneighbors();
+            self.makeridges(facet1);
+            self.makeridges(facet2);
+            self.f[facet2].newmerge = true;
+            // qh_mergesimplex with qh_MERGEapex
+            let opposite = self.f[facet1].vertices[0];
+            for &v in &self.f[facet1].vertices[1..] {
+                self.delridge.push(v);
+            }
+            if !self.f[facet2].newfacet {
+                for v in self.f[facet2].vertices.clone() {
+                    if !self.v[v].newfacet {
+                        self.removevertex(v);
+                        self.appendvertex(v);
+                    }
+                }
+            }
+            let mut isnew = false;
+            if self.f[facet2].vertices.first() != Some(&opposite) {
+                self.f[facet2].vertices.insert(0, opposite);
+                isnew = true;
+            }
+            for v in self.f[facet1].vertices.clone() {
+                if v == opposite && isnew {
+                    setreplace(&mut self.v[v].neighbors, facet1, facet2);
+                } else {
+                    setdel(&mut self.v[v].neighbors, facet1);
+                    if self.v[v].neighbors.len() < 2 {
+                        // qh_mergevertex_del: not emulated
+                        self.exact = false;
+                    }
+                }
+            }
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visit = self.visit_id;
+            for nb in self.f[facet2].neighbors.clone() {
+                self.f[nb].visitid = visit;
+            }
+            let mut i = 0;
+            while i < self.f[facet1].ridges.len() {
+                let ridge = self.f[facet1].ridges[i];
+                let (top, bottom) = (self.r[ridge].top, self.r[ridge].bottom);
+                let other = if top == facet1 { bottom } else { top };
+                if other == facet2 {
+                    // qh_delridge_merge: qh_setdel from both facets (the last ridge moves in)
+                    setdel(&mut self.f[top].ridges, ridge);
+                    setdel(&mut self.f[bottom].ridges, ridge);
+                    setdel(&mut self.f[facet2].neighbors, facet1);
+                    continue;
+                }
+                self.f[facet2].ridges.push(ridge);
+                if self.f[other].visitid != visit {
+                    self.f[facet2].neighbors.push(other);
+                    setreplace(&mut self.f[other].neighbors, facet1, facet2);
+                    self.f[other].visitid = visit;
+                } else {
+                    if self.f[other].simplicial {
+                        self.makeridges(other);
+                    }
+                    if self.f[other].neighbors.first() == Some(&facet1) {
+                        setdel(&mut self.f[other].neighbors, facet2);
+                        setreplace(&mut self.f[other].neighbors, facet1, facet2);
+                    } else {
+                        setdel(&mut self.f[other].neighbors, facet1);
+                    }
+                }
+                if self.r[ridge].top == facet1 {
+                    self.r[ridge].top = facet2;
+                } else {
+                    self.r[ridge].bottom = facet2;
+                }
+                i += 1;
+            }
+            // facet2 becomes the last new facet
+            self.removefacet(facet2);
+            self.appendfacet(facet2);
+            self.f[facet2].newfacet = true;
+            // qh_willdelete(facet1, facet2)
+            self.removefacet(facet1);
+            self.prependfacet_visible(facet1);
+            self.num_visible += 1;
+            self.f[facet1].visible = true;
+            self.f[facet1].replace = facet2;
+            self.f[facet1].ridges.clear();
+            self.f[facet1].neighbors.clear();
+            Ok(())
+        }
+
+        /// `qh_prependfacet(facet, &qh.visible_list)`.
+        fn prependfacet_visible(&mut self, facet: usize) {
+            let list = if self.visible_list == NONE {
+                self.facet_tail
+            } else {
+                self.visible_list
+            };
+            let prevfacet = self.f[list].prev;
+            self.f[facet].prev = prevfacet;
+            if prevfacet != NONE {
+                self.f[prevfacet].next = facet;
+            }
+            self.f[list].prev = facet;
+            self.f[facet].next = list;
+            if self.facet_list == list {
+                self.facet_list = facet;
+            }
+            if self.facet_next == list {
+                self.facet_next = facet;
+            }
+            if self.newfacet_list == list && self.visible_list == NONE {
+                self.newfacet_list = facet;
+            }
+            self.visible_list = facet;
+            self.num_facets += 1;
         }
 
         /// `qh_partitionvisible(!qh_ALL)`.
@@ -2023,7 +2510,72 @@ mod qhull {
 
         // ------------------------------------------------------------------ output
 
-        fn output(&self) -> Graph {
+        /// The facets and vertices as MakeGraph reads them; after merges, `qh_triangulate`
+        /// (option `Qt`) first: each non-simplicial facet, in facet-list order, becomes a fan from
+        /// its first (newest) vertex over its ridges in `f.ridges` order (ridges through the apex
+        /// give null facets, which are dropped), appended after the simplicial facets; the fan
+        /// vertices move to the end of the vertex list.
+        fn output(&mut self) -> Graph {
+            // triangles of the fans: (apex, ridge vertices, toporient, null)
+            let mut tris: Vec<(usize, usize, usize, bool, bool)> = Vec::new();
+            let mut simplicial = Vec::new();
+            let base = self.f.len();
+            let mut gone = vec![false; base];
+            let mut moved: Vec<usize> = Vec::new();
+            if self.merged {
+                let mut v = self.vertex_list;
+                while v != NONE && self.v[v].next != NONE {
+                    self.v[v].newfacet = false;
+                    v = self.v[v].next;
+                }
+                self.newvertex_list = self.vertex_tail;
+                for f in self.facets_from(self.facet_list) {
+                    if self.f[f].simplicial {
+                        simplicial.push(f);
+                        continue;
+                    }
+                    gone[f] = true;
+                    let apex = self.f[f].vertices[0];
+                    for r in self.f[f].ridges.clone() {
+                        let rv = self.r[r].vertices.clone();
+                        if rv.len() != 2 {
+                            self.exact = false;
+                            continue;
+                        }
+                        let tri = [apex, rv[0], rv[1]];
+                        for &v in &tri {
+                            if !self.v[v].newfacet {
+                                self.removevertex(v);
+                                self.appendvertex(v);
+                                moved.push(v);
+                            }
+                        }
+                        // qh_update_vertexneighbors for the new facets (a null facet twice)
+                        let k = base + tris.len();
+                        for &v in &tri {
+                            self.v[v].neighbors.push(k);
+                        }
+                        tris.push((apex, rv[0], rv[1], self.r[r].top == f, rv.contains(&apex)));
+                    }
+                }
+                // qh_update_vertexneighbors on the triangulated vertices: the non-simplicial and
+                // null facets leave (qh_setcompact keeps the order)
+                for &v in &moved {
+                    let nb = std::mem::take(&mut self.v[v].neighbors);
+                    self.v[v].neighbors = nb
+                        .into_iter()
+                        .filter(|&x| {
+                            if x < base {
+                                !gone[x]
+                            } else {
+                                !tris[x - base].4
+                            }
+                        })
+                        .collect();
+                }
+            } else {
+                simplicial = self.facets_from(self.facet_list);
+            }
             let mut vertices = Vec::new();
             let mut vertex_id = vec![0u32; self.p.len()];
             let mut v = self.vertex_list;
@@ -2032,9 +2584,9 @@ mod qhull {
                 vertex_id[self.v[v].point] = self.v[v].id;
                 v = self.v[v].next;
             }
-            let facets = self
-                .facets_from(self.facet_list)
-                .into_iter()
+            let mut facets: Vec<Facet> = simplicial
+                .iter()
+                .copied()
                 .map(|f| {
                     let vs = &self.f[f].vertices;
                     Facet {
@@ -2047,15 +2599,55 @@ mod qhull {
                     }
                 })
                 .collect();
+            // output index of each facet (simplicial ones, then the non-null triangles)
+            let mut index = vec![NONE; base + tris.len()];
+            for (i, &f) in simplicial.iter().enumerate() {
+                index[f] = i;
+            }
+            for (k, &(a, b, c, toporient, null)) in tris.iter().enumerate() {
+                if !null {
+                    index[base + k] = facets.len();
+                    facets.push(Facet {
+                        v: [self.v[a].point, self.v[b].point, self.v[c].point],
+                        toporient,
+                    });
+                }
+            }
+            let vertex_facets = if self.vneighbors {
+                let mut out = Vec::new();
+                let mut v = self.vertex_list;
+                while v != NONE && self.v[v].next != NONE {
+                    out.push(self.v[v].neighbors.iter().map(|&x| index[x]).collect());
+                    v = self.v[v].next;
+                }
+                Some(out)
+            } else {
+                None
+            };
             Graph {
                 vertices,
                 facets,
                 vertex_id,
+                vertex_facets,
             }
         }
     }
 
     type HashMapU = std::collections::HashMap<usize, Vec<(usize, usize)>>;
+
+    /// `qh_setdel`: removes `x` from an unsorted set, the last element takes its place.
+    fn setdel(set: &mut Vec<usize>, x: usize) {
+        if let Some(i) = set.iter().position(|&y| y == x) {
+            set.swap_remove(i);
+        }
+    }
+
+    /// `qh_setreplace`: `old` replaced by `new` in place.
+    fn setreplace(set: &mut [usize], old: usize, new: usize) {
+        if let Some(y) = set.iter_mut().find(|y| **y == old) {
+            *y = new;
+        }
+    }
 }
 
 /// Repair of an unmerged hull where qhull merges: coplanar triangles grouped into faces,
@@ -2231,6 +2823,7 @@ mod repair {
             vertices,
             facets: out_facets,
             vertex_id: g.vertex_id.clone(),
+            vertex_facets: None,
         })
     }
 }

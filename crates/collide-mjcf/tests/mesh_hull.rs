@@ -7,7 +7,8 @@
 //! - the hull vertex set (as mesh vertex ids) and qhull's vertex order;
 //! - each vertex's neighbour set and MuJoCo's neighbour order;
 //! - the triangles (as oriented triangles, any rotation) and their order;
-//! - the polygons (vertex sets) and their exact paths and order; normals within 1e-6;
+//! - the polygons (vertex sets), their paths as oriented cycles (always required) and their exact
+//!   paths and order; normals within 1e-6;
 //! - the 27 extrema (same vertex, and same support value).
 //!
 //! Run with `-- --nocapture` to see the per-case table.
@@ -190,6 +191,8 @@ struct Report {
     faceset: bool,
     faceorder: bool,
     polyset: bool,
+    /// every polygon path is a rotation of MuJoCo's path with the same vertex set
+    polycycle: bool,
     polyorder: bool,
     normals: bool,
     max_normal_err: f64,
@@ -200,6 +203,13 @@ struct Report {
 fn rot3(t: [usize; 3]) -> [usize; 3] {
     let m = (0..3).min_by_key(|&k| t[k]).unwrap();
     [t[m], t[(m + 1) % 3], t[(m + 2) % 3]]
+}
+
+/// Whether `a` is a rotation of `b` (same cyclic sequence, same direction).
+fn same_cycle(a: &[usize], b: &[usize]) -> bool {
+    a.len() == b.len()
+        && (a.is_empty()
+            || (0..b.len()).any(|s| (0..a.len()).all(|k| a[k] == b[(s + k) % b.len()])))
 }
 
 fn compare(h: &ConvexHull, e: &Expect, stored: &[DVec3]) -> Report {
@@ -261,6 +271,13 @@ fn compare(h: &ConvexHull, e: &Expect, stored: &[DVec3]) -> Report {
     po.sort();
     pe.sort();
     r.polyset = po == pe;
+    r.polycycle = r.polyset
+        && polys_ours.iter().all(|p| {
+            e.polys
+                .iter()
+                .find(|q| key(q) == key(p))
+                .is_some_and(|q| same_cycle(p, q))
+        });
     // normals of polygons matched by vertex set
     r.normals = true;
     let mut used = vec![false; e.polys.len()];
@@ -315,6 +332,12 @@ fn yn(b: bool) -> &'static str {
     }
 }
 
+/// Recorded cases where qhull merges in ways `mesh_hull` does not emulate, so the hull is built
+/// by the fallback (same hull as sets and oriented polygon cycles, other orders):
+/// - `box_grid3_perm`: edge midpoints become vertices before the corners and are later renamed
+///   away (`qh_rename_sharedvertex`).
+const NOT_EMULATED: &[&str] = &["box_grid3_perm"];
+
 #[test]
 fn oracle_match() {
     let cases = load_cases();
@@ -324,10 +347,11 @@ fn oracle_match() {
         cases.len()
     );
     println!(
-        "{:34} {:11} {:>4} ex | vset vord | aset aord | fset ford | pset pord nrm | extr val",
+        "{:34} {:11} {:>4} ex | vset vord | aset aord | fset ford | pset pcyc pord nrm | extr val",
         "case", "class", "nv"
     );
     let mut failures = Vec::new();
+    let custom_dir = std::env::var("HULL_DATA_DIR").is_ok();
     let mut by_class: HashMap<String, (usize, usize, usize)> = HashMap::new();
     for c in &cases {
         let got = build_hull_from_source(&c.mesh, &c.source, &c.settings);
@@ -359,7 +383,7 @@ fn oracle_match() {
                 let mut r = compare(&h, e, &c.mesh.vert);
                 r.exact_path = exact;
                 println!(
-                    "{:34} {:11} {:>4} {:2} |  {}    {}   |  {}    {}   |  {}    {}   |  {}    {}    {}  | {:>2}  {:>2}  {:.1e} {}",
+                    "{:34} {:11} {:>4} {:2} |  {}    {}   |  {}    {}   |  {}    {}   |  {}    {}    {}    {}  | {:>2}  {:>2}  {:.1e} {}",
                     c.name,
                     c.class,
                     e.global.len(),
@@ -371,6 +395,7 @@ fn oracle_match() {
                     yn(r.faceset),
                     yn(r.faceorder),
                     yn(r.polyset),
+                    yn(r.polycycle),
                     yn(r.polyorder),
                     yn(r.normals),
                     r.extrema_id,
@@ -393,7 +418,11 @@ fn oracle_match() {
                 {
                     entry.2 += 1;
                 }
-                // everything MuJoCo-identical on the exact (no-merge) path
+                // everything MuJoCo-identical on the exact path, which every recorded case takes
+                // (facet merges included)
+                if !exact && !custom_dir && !NOT_EMULATED.contains(&c.name.as_str()) {
+                    failures.push(format!("{}: not built on the exact path", c.name));
+                }
                 if exact
                     && !(r.vorder
                         && r.adjorder
@@ -404,8 +433,9 @@ fn oracle_match() {
                 {
                     failures.push(format!("{}: exact path differs: {r:?}", c.name));
                 }
-                // the hull itself (vertex set, polygons, normals, support values) always
-                if !(r.vset && r.polyset && r.normals && r.extrema_val == 27) {
+                // the hull itself (vertex set, polygons as oriented cycles, normals, support
+                // values) always; only where a merged polygon's path starts may differ
+                if !(r.vset && r.polyset && r.polycycle && r.normals && r.extrema_val == 27) {
                     failures.push(format!("{}: hull differs: {r:?}", c.name));
                 }
             }
@@ -440,34 +470,5 @@ fn compiled_frame_variant() {
             }
             Err(err) => println!("{:34} error {err}", c.name),
         }
-    }
-}
-
-/// Prints one case's polygons next to MuJoCo's (`HULL_CASE=<name>`, `--ignored --nocapture`).
-#[test]
-#[ignore]
-fn debug_case() {
-    let name = std::env::var("HULL_CASE").unwrap_or("gauss_10".into());
-    let c = load_cases().into_iter().find(|c| c.name == name).unwrap();
-    let e = c.expect.as_ref().unwrap();
-    let h = build_hull_from_source(&c.mesh, &c.source, &c.settings).unwrap();
-    let ours: Vec<usize> = h.mesh_index.iter().map(|&x| x as usize).collect();
-    let np = h.poly_start.len() - 1;
-    for p in 0..np.max(e.polys.len()) {
-        let o: Vec<usize> = if p < np {
-            h.poly_vert[h.poly_start[p] as usize..h.poly_start[p + 1] as usize]
-                .iter()
-                .map(|&k| ours[k as usize])
-                .collect()
-        } else {
-            vec![]
-        };
-        println!(
-            "{p:3} ours {:?} {:?}   mj {:?} {:?}",
-            o,
-            h.poly_normal.get(p),
-            e.polys.get(p),
-            e.normals.get(p)
-        );
     }
 }
