@@ -18,7 +18,7 @@ use collide::math::{normalize_quat, quat_wxyz};
 use collide::{ConvexHull, Mesh};
 use collide_mjcf::mesh_compile::MeshSettings;
 use collide_mjcf::mesh_file::decode_mesh;
-use collide_mjcf::mesh_hull::{build_hull, build_hull_from_source, last_build_was_exact};
+use collide_mjcf::mesh_hull::{build_hull_from_source, last_build_was_exact};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -449,26 +449,3 @@ fn oracle_match() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn compiled_frame_variant() {
-    // build_hull (no source) on the compiled vertices: report only
-    for c in load_cases() {
-        let Ok(e) = &c.expect else { continue };
-        match build_hull(&c.mesh, c.settings.maxhullvert) {
-            Ok(h) => {
-                let r = compare(&h, e, &c.mesh.vert);
-                println!(
-                    "{:34} vset {} aset {} pset {} nrm {} extr {:>2}/{:>2}",
-                    c.name,
-                    yn(r.vset),
-                    yn(r.adjset),
-                    yn(r.polyset),
-                    yn(r.normals),
-                    r.extrema_id,
-                    r.extrema_val
-                );
-            }
-            Err(err) => println!("{:34} error {err}", c.name),
-        }
-    }
-}
