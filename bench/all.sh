@@ -18,7 +18,7 @@ fi
 
 echo "== build"
 cargo build --release -p collide-cli --quiet
-cargo bench -p collide --no-run --quiet 2> /dev/null
+cargo bench -p collide --no-run --quiet
 
 echo "== machine"
 "$py" bench/machine.py > "$out/machine.json"
