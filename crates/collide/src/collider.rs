@@ -177,8 +177,10 @@ impl<'m> Collider<'m> {
                     margin,
                     &mut stack,
                     |g1, g2| {
-                        if self.leaf_obb_may_touch(g1, g2, poses) {
-                            self.collide_geoms(g1, g2, poses, out, &mut stats);
+                        if self.geom_pair_allowed(g1, g2) {
+                            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
+                                self.narrow_filtered(g1, g2, None, threshold, poses, out, &mut stats);
+                            }
                         }
                     },
                 );
@@ -204,10 +206,12 @@ impl<'m> Collider<'m> {
         stats
     }
 
-    /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes.
-    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> bool {
+    /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
+    /// the pair's detection threshold (`margin + gap`) when both pass.
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<f64> {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, None);
+        let threshold = margin + gap;
         let (p1, r1, p2, r2) = (
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
@@ -221,9 +225,9 @@ impl<'m> Collider<'m> {
             m.geom_rbound[g2],
             p2,
             r2,
-            margin + gap,
+            threshold,
         ) {
-            return false;
+            return None;
         }
         let box_of = |g: usize, p, r: &DMat3| {
             let a = m.geom_aabb[g];
@@ -234,7 +238,19 @@ impl<'m> Collider<'m> {
                 glam::DVec3::new(a[3], a[4], a[5]),
             )
         };
-        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), margin + gap)
+        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some(threshold)
+    }
+
+    /// Filters of a geom pair found through the body pairs (`filterCollisionPair` for
+    /// non-explicit pairs) other than the bounding spheres: not an explicit pair (those are
+    /// collided with their own parameters), and the geom bitmasks.
+    fn geom_pair_allowed(&self, g1: usize, g2: usize) -> bool {
+        let m = self.model;
+        geoms_can_collide(m, g1, g2)
+            && !self
+                .merged
+                .iter()
+                .any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1))
     }
 
     /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
@@ -246,18 +262,9 @@ impl<'m> Collider<'m> {
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
-        let m = self.model;
-        if self
-            .merged
-            .iter()
-            .any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1))
-        {
-            return;
+        if self.geom_pair_allowed(g1, g2) {
+            self.narrow(g1, g2, None, poses, out, stats);
         }
-        if !geoms_can_collide(m, g1, g2) {
-            return;
-        }
-        self.narrow(g1, g2, None, poses, out, stats);
     }
 
     /// An explicit `<pair>`: its own parameters, no bitmask; skipped when a body sleeps and
@@ -294,23 +301,34 @@ impl<'m> Collider<'m> {
     ) {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
-        let (p1, r1, p2, r2) = (
+        let threshold = margin + gap;
+        if spheres_may_touch(
+            m.geom_rbound[g1],
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
+            m.geom_rbound[g2],
             poses.geom_xpos[g2],
             &poses.geom_xmat[g2],
-        );
-        if !spheres_may_touch(
-            m.geom_rbound[g1],
-            p1,
-            r1,
-            m.geom_rbound[g2],
-            p2,
-            r2,
-            margin + gap,
+            threshold,
         ) {
-            return;
+            self.narrow_filtered(g1, g2, pair, threshold, poses, out, stats);
         }
+    }
+
+    /// Dispatch and contact assembly for a geom pair that passed every filter; `threshold` is
+    /// the pair's `margin + gap`.
+    #[allow(clippy::too_many_arguments)]
+    fn narrow_filtered(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        pair: Option<usize>,
+        threshold: f64,
+        poses: &PoseView,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
+        let m = self.model;
         // geom 1 has the lower type
         let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
             (g2, g1)
@@ -322,7 +340,6 @@ impl<'m> Collider<'m> {
             return;
         }
         stats.geom_pairs += 1;
-        let threshold = margin + gap;
         let n = match kind {
             Dispatch::Never => 0,
             Dispatch::Analytic(f) => {
