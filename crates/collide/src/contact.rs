@@ -185,8 +185,19 @@ pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
         t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
     }
     t -= n * n.dot(t);
-    let tl = t.length();
-    let t = if tl < MINVAL { t } else { t * (1.0 / tl) };
+    let tl2 = t.length_squared();
+    // an exactly unit tangent (e.g. an axis-aligned normal) is its own normalization:
+    // sqrt(1) = 1 and t * (1 / 1) = t, bit for bit
+    let t = if tl2 == 1.0 {
+        t
+    } else {
+        let tl = tl2.sqrt();
+        if tl < MINVAL {
+            t
+        } else {
+            t * (1.0 / tl)
+        }
+    };
     [n, t, n.cross(t)]
 }
 
@@ -222,6 +233,19 @@ mod tests {
             assert!((f[0] - n.normalize()).length() < 1e-15);
             assert!(f[0].dot(f[1]).abs() < 1e-15 && f[1].dot(f[2]).abs() < 1e-15);
             assert!((f[0].cross(f[1]) - f[2]).length() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn frame_of_axis_normals_matches_the_normalizing_path() {
+        // the unit-tangent shortcut must give what sqrt and division give
+        for n in [DVec3::Z, DVec3::NEG_Z, DVec3::X, DVec3::NEG_Y] {
+            let f = make_frame(n, DVec3::ZERO);
+            let mut t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
+            t -= n * n.dot(t);
+            let t = t * (1.0 / t.length());
+            assert_eq!(f[1], t);
+            assert_eq!(f[2], n.cross(t));
         }
     }
 
