@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::broad::BroadPhase;
 use crate::contact::{make_contact, pair_margin_gap, pair_params, Contact};
-use crate::filter::{bodies_can_collide, excluded, geoms_can_collide, spheres_may_touch};
+use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, GeomType, Model};
@@ -139,6 +139,9 @@ impl<'m> Collider<'m> {
         broad.run(m, poses);
         let sigs = broad.pairs();
         stats.body_pairs = sigs.len();
+        // both signature lists are sorted: excluded pairs are found by one merge walk
+        let excludes = &m.exclude_signature;
+        let mut next_exclude = 0;
         for &sig in sigs {
             // explicit pairs up to this signature
             self.merged.clear();
@@ -151,7 +154,10 @@ impl<'m> Collider<'m> {
                 next_pair += 1;
             }
             let (b1, b2) = ((sig >> 16) as usize, (sig & 0xFFFF) as usize);
-            if !bodies_can_collide(m, b1, b2) || excluded(m, sig) {
+            while next_exclude < excludes.len() && excludes[next_exclude] < sig {
+                next_exclude += 1;
+            }
+            if excludes.get(next_exclude) == Some(&sig) || !bodies_can_collide(m, b1, b2) {
                 continue;
             }
             let (geoms1, geoms2) = (broad.body_geoms(b1), broad.body_geoms(b2));

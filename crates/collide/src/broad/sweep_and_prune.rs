@@ -19,6 +19,14 @@ impl Intervals {
         }
     }
 
+    /// Sets the number of boxes (new boxes are empty: `lo = +inf`, `hi = -inf`).
+    pub fn resize(&mut self, n: usize) {
+        for a in 0..3 {
+            self.lo[a].resize(n, f64::INFINITY);
+            self.hi[a].resize(n, f64::NEG_INFINITY);
+        }
+    }
+
     /// Overwrites box `i`.
     pub fn set(&mut self, i: usize, lo: [f64; 3], hi: [f64; 3]) {
         for a in 0..3 {
