@@ -64,6 +64,9 @@ pub struct Collider<'m> {
     unsupported: Vec<(usize, usize)>,
     /// Explicit pairs merged for the current body pair: `(geom1, geom2)`.
     merged: Vec<(usize, usize)>,
+    /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
+    sort_keys: Vec<(usize, usize, usize)>,
+    sort_buf: Vec<Contact>,
 }
 
 impl<'m> Collider<'m> {
@@ -90,6 +93,8 @@ impl<'m> Collider<'m> {
             },
             unsupported: Vec::new(),
             merged: Vec::new(),
+            sort_keys: Vec::new(),
+            sort_buf: Vec::new(),
         })
     }
 
@@ -185,7 +190,9 @@ impl<'m> Collider<'m> {
                     |g1, g2| {
                         if self.geom_pair_allowed(g1, g2) {
                             if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
-                                self.narrow_filtered(g1, g2, None, threshold, poses, out, &mut stats);
+                                self.narrow_filtered(
+                                    g1, g2, None, threshold, poses, out, &mut stats,
+                                );
                             }
                         }
                     },
@@ -194,7 +201,7 @@ impl<'m> Collider<'m> {
                 self.bvh[b2] = t2;
                 self.stack = stack;
                 // contacts of one body pair are ordered by geom ids (stable)
-                out[start..].sort_by_key(|c| (c.geom[0], c.geom[1]));
+                self.sort_by_geoms(&mut out[start..]);
             } else {
                 for &g1 in geoms1 {
                     for &g2 in geoms2 {
@@ -210,6 +217,30 @@ impl<'m> Collider<'m> {
         }
         stats.contacts = out.len();
         stats
+    }
+
+    /// Stable sort of one body pair's contacts by `(geom1, geom2)` without allocating (the
+    /// standard stable sort allocates past a few dozen contacts): sorts `(key, index)` pairs,
+    /// then gathers through a reused buffer.
+    fn sort_by_geoms(&mut self, cs: &mut [Contact]) {
+        if cs
+            .windows(2)
+            .all(|w| (w[0].geom[0], w[0].geom[1]) <= (w[1].geom[0], w[1].geom[1]))
+        {
+            return;
+        }
+        self.sort_keys.clear();
+        self.sort_keys.extend(
+            cs.iter()
+                .enumerate()
+                .map(|(i, c)| (c.geom[0], c.geom[1], i)),
+        );
+        // the index makes every key distinct, so the unstable sort keeps equal geoms in order
+        self.sort_keys.sort_unstable();
+        self.sort_buf.clear();
+        self.sort_buf
+            .extend(self.sort_keys.iter().map(|&(_, _, i)| cs[i]));
+        cs.copy_from_slice(&self.sort_buf);
     }
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
