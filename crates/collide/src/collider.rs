@@ -6,7 +6,7 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{make_contact, pair_margin_gap, pair_params, Contact};
+use crate::contact::{pair_margin_gap, pair_params, push_contacts, Contact};
 use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
@@ -417,9 +417,7 @@ impl<'m> Collider<'m> {
             return;
         }
         let params = pair_params(m, g1, g2, pair);
-        for pre in &self.pre[..n] {
-            out.push(make_contact([g1, g2], pre, &params));
-        }
+        push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }
 
