@@ -263,7 +263,8 @@ pub fn traverse(
     if t1.nodes.is_empty() || t2.nodes.is_empty() {
         return;
     }
-    let frame = PairFrame::new(r1, r2);
+    // built at the first node test (trees of single leaves never need it)
+    let mut frame: Option<PairFrame> = None;
     stack.clear();
     stack.push((0, 0));
     while let Some((i, j)) = stack.pop() {
@@ -274,6 +275,7 @@ pub fn traverse(
         }
         let ca = Obb::placed(p1, r1, a.center, a.half).center;
         let cb = Obb::placed(p2, r2, b.center, b.half).center;
+        let frame = frame.get_or_insert_with(|| PairFrame::new(r1, r2));
         if !frame.overlap(ca, a.half, cb, b.half, margin) {
             continue;
         }
