@@ -22,6 +22,8 @@ pub struct BroadPhase {
     always: Vec<usize>,
     /// All collidable bodies.
     collidable: Vec<usize>,
+    /// Signatures of the `always` bodies' pairs that pass the body filters.
+    always_pairs: Vec<u32>,
     /// Collidable geoms of all bodies, body by body: those of body `b` are
     /// `geoms[geoms_start[b]..geoms_start[b + 1]]`.
     geoms: Vec<usize>,
@@ -140,7 +142,32 @@ impl BroadPhase {
                 bp.swept.push(b);
             }
         }
+        bp.update_always_pairs(m);
         bp
+    }
+
+    /// Pairs of the always-colliding bodies with every collidable body that pass the body
+    /// filters (they depend on the model and the sleep flags only, not on the poses).
+    fn update_always_pairs(&mut self, m: &Model) {
+        let asleep = &self.asleep;
+        let sleeping = |b: usize| asleep.get(b).copied().unwrap_or(false);
+        let sleep_skip = |b1: usize, b2: usize| {
+            (sleeping(b1) && m.body_weldid[b2] == 0) || (sleeping(b2) && m.body_weldid[b1] == 0)
+        };
+        self.always_pairs.clear();
+        for &a in &self.always {
+            for &b in &self.collidable {
+                let both = sleeping(a) && sleeping(b);
+                if a != b
+                    && !both
+                    && !sleep_skip(a, b)
+                    && body_pair_allowed(m, a, b)
+                    && bodies_can_collide(m, a, b)
+                {
+                    self.always_pairs.push(signature(a, b));
+                }
+            }
+        }
     }
 
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
@@ -216,19 +243,7 @@ impl BroadPhase {
                     pairs.push(signature(b1, b2));
                 }
             });
-        for &a in &self.always {
-            for &b in &self.collidable {
-                let both = sleeping(a) && sleeping(b);
-                if a != b
-                    && !both
-                    && !sleep_skip(a, b)
-                    && body_pair_allowed(m, a, b)
-                    && bodies_can_collide(m, a, b)
-                {
-                    pairs.push(signature(a, b));
-                }
-            }
-        }
+        pairs.extend_from_slice(&self.always_pairs);
         sort_signatures(
             &mut self.pairs,
             &mut self.scratch,
@@ -254,6 +269,7 @@ impl BroadPhase {
             let w = m.body_weldid[b];
             self.asleep[b] = s && w != 0 && m.body_mocapid[w].is_none();
         }
+        self.update_always_pairs(m);
     }
 
     /// Whether body `b` is asleep.
