@@ -323,7 +323,7 @@ mod tests {
             r ^= r << 17;
             (r >> 11) as f64 / (1u64 << 53) as f64
         };
-        let mut rot = |next: &mut dyn FnMut() -> f64| {
+        let rot = |next: &mut dyn FnMut() -> f64| {
             let axis = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
             DMat3::from_axis_angle(axis, next() * 6.0)
         };
