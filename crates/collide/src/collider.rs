@@ -6,8 +6,8 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{make_contact, pair_margin_gap, pair_params, Contact};
-use crate::filter::{bodies_can_collide, excluded, geoms_can_collide, spheres_may_touch};
+use crate::contact::{pair_margin_gap, pair_params, push_contacts, Contact};
+use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, GeomType, Model};
@@ -64,6 +64,9 @@ pub struct Collider<'m> {
     unsupported: Vec<(usize, usize)>,
     /// Explicit pairs merged for the current body pair: `(geom1, geom2)`.
     merged: Vec<(usize, usize)>,
+    /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
+    sort_keys: Vec<(usize, usize, usize)>,
+    sort_buf: Vec<Contact>,
 }
 
 impl<'m> Collider<'m> {
@@ -90,6 +93,8 @@ impl<'m> Collider<'m> {
             },
             unsupported: Vec::new(),
             merged: Vec::new(),
+            sort_keys: Vec::new(),
+            sort_buf: Vec::new(),
         })
     }
 
@@ -139,6 +144,9 @@ impl<'m> Collider<'m> {
         broad.run(m, poses);
         let sigs = broad.pairs();
         stats.body_pairs = sigs.len();
+        // both signature lists are sorted: excluded pairs are found by one merge walk
+        let excludes = &m.exclude_signature;
+        let mut next_exclude = 0;
         for &sig in sigs {
             // explicit pairs up to this signature
             self.merged.clear();
@@ -151,7 +159,10 @@ impl<'m> Collider<'m> {
                 next_pair += 1;
             }
             let (b1, b2) = ((sig >> 16) as usize, (sig & 0xFFFF) as usize);
-            if !bodies_can_collide(m, b1, b2) || excluded(m, sig) {
+            while next_exclude < excludes.len() && excludes[next_exclude] < sig {
+                next_exclude += 1;
+            }
+            if excludes.get(next_exclude) == Some(&sig) || !bodies_can_collide(m, b1, b2) {
                 continue;
             }
             let (geoms1, geoms2) = (broad.body_geoms(b1), broad.body_geoms(b2));
@@ -177,8 +188,12 @@ impl<'m> Collider<'m> {
                     margin,
                     &mut stack,
                     |g1, g2| {
-                        if self.leaf_obb_may_touch(g1, g2, poses) {
-                            self.collide_geoms(g1, g2, poses, out, &mut stats);
+                        if self.geom_pair_allowed(g1, g2) {
+                            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
+                                self.narrow_filtered(
+                                    g1, g2, None, threshold, poses, out, &mut stats,
+                                );
+                            }
                         }
                     },
                 );
@@ -186,7 +201,7 @@ impl<'m> Collider<'m> {
                 self.bvh[b2] = t2;
                 self.stack = stack;
                 // contacts of one body pair are ordered by geom ids (stable)
-                out[start..].sort_by_key(|c| (c.geom[0], c.geom[1]));
+                self.sort_by_geoms(&mut out[start..]);
             } else {
                 for &g1 in geoms1 {
                     for &g2 in geoms2 {
@@ -204,10 +219,36 @@ impl<'m> Collider<'m> {
         stats
     }
 
-    /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes.
-    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> bool {
+    /// Stable sort of one body pair's contacts by `(geom1, geom2)` without allocating (the
+    /// standard stable sort allocates past a few dozen contacts): sorts `(key, index)` pairs,
+    /// then gathers through a reused buffer.
+    fn sort_by_geoms(&mut self, cs: &mut [Contact]) {
+        if cs
+            .windows(2)
+            .all(|w| (w[0].geom[0], w[0].geom[1]) <= (w[1].geom[0], w[1].geom[1]))
+        {
+            return;
+        }
+        self.sort_keys.clear();
+        self.sort_keys.extend(
+            cs.iter()
+                .enumerate()
+                .map(|(i, c)| (c.geom[0], c.geom[1], i)),
+        );
+        // the index makes every key distinct, so the unstable sort keeps equal geoms in order
+        self.sort_keys.sort_unstable();
+        self.sort_buf.clear();
+        self.sort_buf
+            .extend(self.sort_keys.iter().map(|&(_, _, i)| cs[i]));
+        cs.copy_from_slice(&self.sort_buf);
+    }
+
+    /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
+    /// the pair's detection threshold (`margin + gap`) when both pass.
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<f64> {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, None);
+        let threshold = margin + gap;
         let (p1, r1, p2, r2) = (
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
@@ -221,9 +262,9 @@ impl<'m> Collider<'m> {
             m.geom_rbound[g2],
             p2,
             r2,
-            margin + gap,
+            threshold,
         ) {
-            return false;
+            return None;
         }
         let box_of = |g: usize, p, r: &DMat3| {
             let a = m.geom_aabb[g];
@@ -234,7 +275,19 @@ impl<'m> Collider<'m> {
                 glam::DVec3::new(a[3], a[4], a[5]),
             )
         };
-        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), margin + gap)
+        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some(threshold)
+    }
+
+    /// Filters of a geom pair found through the body pairs (`filterCollisionPair` for
+    /// non-explicit pairs) other than the bounding spheres: not an explicit pair (those are
+    /// collided with their own parameters), and the geom bitmasks.
+    fn geom_pair_allowed(&self, g1: usize, g2: usize) -> bool {
+        let m = self.model;
+        geoms_can_collide(m, g1, g2)
+            && !self
+                .merged
+                .iter()
+                .any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1))
     }
 
     /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
@@ -246,18 +299,9 @@ impl<'m> Collider<'m> {
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
-        let m = self.model;
-        if self
-            .merged
-            .iter()
-            .any(|&(a, b)| (a == g1 && b == g2) || (a == g2 && b == g1))
-        {
-            return;
+        if self.geom_pair_allowed(g1, g2) {
+            self.narrow(g1, g2, None, poses, out, stats);
         }
-        if !geoms_can_collide(m, g1, g2) {
-            return;
-        }
-        self.narrow(g1, g2, None, poses, out, stats);
     }
 
     /// An explicit `<pair>`: its own parameters, no bitmask; skipped when a body sleeps and
@@ -294,23 +338,34 @@ impl<'m> Collider<'m> {
     ) {
         let m = self.model;
         let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
-        let (p1, r1, p2, r2) = (
+        let threshold = margin + gap;
+        if spheres_may_touch(
+            m.geom_rbound[g1],
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
+            m.geom_rbound[g2],
             poses.geom_xpos[g2],
             &poses.geom_xmat[g2],
-        );
-        if !spheres_may_touch(
-            m.geom_rbound[g1],
-            p1,
-            r1,
-            m.geom_rbound[g2],
-            p2,
-            r2,
-            margin + gap,
+            threshold,
         ) {
-            return;
+            self.narrow_filtered(g1, g2, pair, threshold, poses, out, stats);
         }
+    }
+
+    /// Dispatch and contact assembly for a geom pair that passed every filter; `threshold` is
+    /// the pair's `margin + gap`.
+    #[allow(clippy::too_many_arguments)]
+    fn narrow_filtered(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        pair: Option<usize>,
+        threshold: f64,
+        poses: &PoseView,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
+        let m = self.model;
         // geom 1 has the lower type
         let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
             (g2, g1)
@@ -322,7 +377,6 @@ impl<'m> Collider<'m> {
             return;
         }
         stats.geom_pairs += 1;
-        let threshold = margin + gap;
         let n = match kind {
             Dispatch::Never => 0,
             Dispatch::Analytic(f) => {
@@ -363,9 +417,7 @@ impl<'m> Collider<'m> {
             return;
         }
         let params = pair_params(m, g1, g2, pair);
-        for pre in &self.pre[..n] {
-            out.push(make_contact([g1, g2], pre, &params));
-        }
+        push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }
 

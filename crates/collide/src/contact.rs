@@ -185,13 +185,59 @@ pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
         t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
     }
     t -= n * n.dot(t);
-    let tl = t.length();
-    let t = if tl < MINVAL { t } else { t * (1.0 / tl) };
+    let tl2 = t.length_squared();
+    // an exactly unit tangent (e.g. an axis-aligned normal) is its own normalization:
+    // sqrt(1) = 1 and t * (1 / 1) = t, bit for bit
+    let t = if tl2 == 1.0 {
+        t
+    } else {
+        let tl = tl2.sqrt();
+        if tl < MINVAL {
+            t
+        } else {
+            t * (1.0 / tl)
+        }
+    };
     [n, t, n.cross(t)]
 }
 
 /// Builds a contact from a narrow-phase result.
 pub fn make_contact(geom: [usize; 2], pre: &PreContact, params: &PairParams) -> Contact {
+    make_contact_framed(geom, pre, params, make_frame(pre.normal, pre.tangent))
+}
+
+/// Builds the contacts of one geom pair, appending them to `out`. Contacts whose normal and
+/// tangent equal (bit for bit) those of the previous one share its frame instead of
+/// recomputing it (face contacts of boxes and planes come in groups with one normal).
+pub fn push_contacts(
+    geom: [usize; 2],
+    pres: &[PreContact],
+    params: &PairParams,
+    out: &mut Vec<Contact>,
+) {
+    let bits = |v: DVec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    let mut last: Option<([u64; 3], [u64; 3], [DVec3; 3])> = None;
+    for pre in pres {
+        let (nb, tb) = (bits(pre.normal), bits(pre.tangent));
+        let frame = match last {
+            Some((n, t, f)) if n == nb && t == tb => f,
+            _ => {
+                let f = make_frame(pre.normal, pre.tangent);
+                last = Some((nb, tb, f));
+                f
+            }
+        };
+        out.push(make_contact_framed(geom, pre, params, frame));
+    }
+}
+
+/// [`make_contact`] with the frame already built from `pre.normal` and `pre.tangent`.
+fn make_contact_framed(
+    geom: [usize; 2],
+    pre: &PreContact,
+    params: &PairParams,
+    frame: [DVec3; 3],
+) -> Contact {
     let adhesive = params.adhesion > 0.0;
     let in_gap = pre.dist >= params.margin;
     let exclude = in_gap && !adhesive;
@@ -199,7 +245,7 @@ pub fn make_contact(geom: [usize; 2], pre: &PreContact, params: &PairParams) -> 
         geom,
         dist: pre.dist,
         pos: pre.pos,
-        frame: make_frame(pre.normal, pre.tangent),
+        frame,
         includemargin: params.margin,
         friction: params.friction,
         solref: params.solref,
@@ -222,6 +268,57 @@ mod tests {
             assert!((f[0] - n.normalize()).length() < 1e-15);
             assert!(f[0].dot(f[1]).abs() < 1e-15 && f[1].dot(f[2]).abs() < 1e-15);
             assert!((f[0].cross(f[1]) - f[2]).length() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn frame_of_axis_normals_matches_the_normalizing_path() {
+        // the unit-tangent shortcut must give what sqrt and division give
+        for n in [DVec3::Z, DVec3::NEG_Z, DVec3::X, DVec3::NEG_Y] {
+            let f = make_frame(n, DVec3::ZERO);
+            let mut t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
+            t -= n * n.dot(t);
+            let t = t * (1.0 / t.length());
+            assert_eq!(f[1], t);
+            assert_eq!(f[2], n.cross(t));
+        }
+    }
+
+    #[test]
+    fn shared_frames_equal_frames_built_one_by_one() {
+        let params = PairParams {
+            margin: 0.0,
+            gap: 0.0,
+            dim: 3,
+            friction: [1.0, 1.0, 0.005, 1e-4, 1e-4],
+            solref: [0.02, 1.0],
+            solreffriction: [0.0, 0.0],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            adhesion: 0.0,
+        };
+        let tilted = DVec3::new(0.3, -0.8, 0.5).normalize();
+        let pre = |normal: DVec3, x: f64| PreContact {
+            dist: -0.01,
+            pos: DVec3::new(x, 0.0, 0.0),
+            normal,
+            tangent: DVec3::ZERO,
+        };
+        // a run of equal normals, a different one, a signed zero (equal as floats, not as bits)
+        let pres = [
+            pre(tilted, 0.0),
+            pre(tilted, 1.0),
+            pre(DVec3::Z, 2.0),
+            pre(DVec3::new(-0.0, 0.0, 1.0), 3.0),
+            pre(tilted, 4.0),
+        ];
+        let mut out = Vec::new();
+        push_contacts([1, 2], &pres, &params, &mut out);
+        assert_eq!(out.len(), pres.len());
+        for (c, p) in out.iter().zip(&pres) {
+            let single = make_contact([1, 2], p, &params);
+            assert_eq!(c, &single);
+            let bits = |f: &[DVec3; 3]| f.map(|v| v.to_array().map(f64::to_bits));
+            assert_eq!(bits(&c.frame), bits(&single.frame));
         }
     }
 

@@ -22,8 +22,12 @@ pub struct BroadPhase {
     always: Vec<usize>,
     /// All collidable bodies.
     collidable: Vec<usize>,
-    /// Collidable geoms of each body.
-    body_geoms: Vec<Vec<usize>>,
+    /// Signatures of the `always` bodies' pairs that pass the body filters.
+    always_pairs: Vec<u32>,
+    /// Collidable geoms of all bodies, body by body: those of body `b` are
+    /// `geoms[geoms_start[b]..geoms_start[b + 1]]`.
+    geoms: Vec<usize>,
+    geoms_start: Vec<usize>,
     boxes: Intervals,
     sap: SweepAndPrune,
     /// Per body: marked asleep by the caller (see [`BroadPhase::set_asleep`]).
@@ -117,7 +121,13 @@ impl BroadPhase {
             }
         }
         let mut bp = BroadPhase {
-            body_geoms,
+            geoms_start: std::iter::once(0)
+                .chain(body_geoms.iter().scan(0, |n, v| {
+                    *n += v.len();
+                    Some(*n)
+                }))
+                .collect(),
+            geoms: body_geoms.concat(),
             ..Default::default()
         };
         for (b, &plane) in has_plane.iter().enumerate() {
@@ -128,11 +138,36 @@ impl BroadPhase {
             let static_plane = plane && m.body_dofnum[m.body_weldid[b]] == 0;
             if (b == 0 && m.body_geomnum[0] > 0) || static_plane {
                 bp.always.push(b);
-            } else if !bp.body_geoms[b].is_empty() {
+            } else if !body_geoms[b].is_empty() {
                 bp.swept.push(b);
             }
         }
+        bp.update_always_pairs(m);
         bp
+    }
+
+    /// Pairs of the always-colliding bodies with every collidable body that pass the body
+    /// filters (they depend on the model and the sleep flags only, not on the poses).
+    fn update_always_pairs(&mut self, m: &Model) {
+        let asleep = &self.asleep;
+        let sleeping = |b: usize| asleep.get(b).copied().unwrap_or(false);
+        let sleep_skip = |b1: usize, b2: usize| {
+            (sleeping(b1) && m.body_weldid[b2] == 0) || (sleeping(b2) && m.body_weldid[b1] == 0)
+        };
+        self.always_pairs.clear();
+        for &a in &self.always {
+            for &b in &self.collidable {
+                let both = sleeping(a) && sleeping(b);
+                if a != b
+                    && !both
+                    && !sleep_skip(a, b)
+                    && body_pair_allowed(m, a, b)
+                    && bodies_can_collide(m, a, b)
+                {
+                    self.always_pairs.push(signature(a, b));
+                }
+            }
+        }
     }
 
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
@@ -148,18 +183,23 @@ impl BroadPhase {
         let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
 
         // boxes of sleeping bodies are kept unless the sweep frame changed
-        let reuse =
-            self.axes == Some(axes) && self.boxes.len() == self.swept.len() && self.axes_kept;
+        let nswept = self.swept.len();
+        let reuse = self.axes_kept && self.boxes.len() == nswept;
+        if !reuse {
+            self.boxes.resize(nswept);
+        }
         self.box_asleep.clear();
+        self.box_asleep.resize(nswept, false);
+        let (lo_all, hi_all) = (&mut self.boxes.lo, &mut self.boxes.hi);
         for (k, &b) in self.swept.iter().enumerate() {
             let asleep = self.asleep.get(b).copied().unwrap_or(false);
-            self.box_asleep.push(asleep);
+            self.box_asleep[k] = asleep;
             if asleep && reuse {
                 continue;
             }
             let mut lo = [f64::INFINITY; 3];
             let mut hi = [f64::NEG_INFINITY; 3];
-            for &g in &self.body_geoms[b] {
+            for &g in &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]] {
                 let margin = if override_margin {
                     0.5 * m.opt.o_margin
                 } else {
@@ -180,17 +220,10 @@ impl BroadPhase {
                     hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
                 }
             }
-            if reuse {
-                self.boxes.set(k, lo, hi);
-            } else {
-                if k == 0 {
-                    self.boxes.clear();
-                }
-                self.boxes.push(lo, hi);
+            for a in 0..3 {
+                lo_all[a][k] = lo[a];
+                hi_all[a][k] = hi[a];
             }
-        }
-        if self.swept.is_empty() {
-            self.boxes.clear();
         }
 
         let swept = &self.swept;
@@ -210,19 +243,7 @@ impl BroadPhase {
                     pairs.push(signature(b1, b2));
                 }
             });
-        for &a in &self.always {
-            for &b in &self.collidable {
-                let both = sleeping(a) && sleeping(b);
-                if a != b
-                    && !both
-                    && !sleep_skip(a, b)
-                    && body_pair_allowed(m, a, b)
-                    && bodies_can_collide(m, a, b)
-                {
-                    pairs.push(signature(a, b));
-                }
-            }
-        }
+        pairs.extend_from_slice(&self.always_pairs);
         sort_signatures(
             &mut self.pairs,
             &mut self.scratch,
@@ -248,6 +269,7 @@ impl BroadPhase {
             let w = m.body_weldid[b];
             self.asleep[b] = s && w != 0 && m.body_mocapid[w].is_none();
         }
+        self.update_always_pairs(m);
     }
 
     /// Whether body `b` is asleep.
@@ -257,7 +279,7 @@ impl BroadPhase {
 
     /// Collidable geoms (contype or conaffinity nonzero) of body `b`.
     pub fn body_geoms(&self, b: usize) -> &[usize] {
-        &self.body_geoms[b]
+        &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]]
     }
 }
 

@@ -180,6 +180,72 @@ pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
     true
 }
 
+/// The rotation-only part of [`obb_overlap`] for boxes with fixed orientations `ra` and `rb`
+/// (every node of one tree shares its body's frame): the absolute dot products between all
+/// axes, computed once per body pair. [`PairFrame::overlap`] then gives exactly the answer of
+/// [`obb_overlap`] (the same products and sums, in the same order) at a third of the cost.
+#[derive(Clone, Copy, Debug)]
+pub struct PairFrame {
+    a: [DVec3; 3],
+    b: [DVec3; 3],
+    /// `aa[k][i] = |a_k · a_i|`.
+    aa: [[f64; 3]; 3],
+    /// `bb[k][i] = |b_k · b_i|`.
+    bb: [[f64; 3]; 3],
+    /// `ab[i][k] = |a_i · b_k|`.
+    ab: [[f64; 3]; 3],
+}
+
+impl PairFrame {
+    /// Axis products of orientations `ra` (boxes `a`) and `rb` (boxes `b`).
+    pub fn new(ra: &DMat3, rb: &DMat3) -> PairFrame {
+        let a = [ra.x_axis, ra.y_axis, ra.z_axis];
+        let b = [rb.x_axis, rb.y_axis, rb.z_axis];
+        let table = |u: &[DVec3; 3], v: &[DVec3; 3]| {
+            let mut t = [[0.0; 3]; 3];
+            for (row, ui) in t.iter_mut().zip(u) {
+                for (x, vk) in row.iter_mut().zip(v) {
+                    *x = ui.dot(*vk).abs();
+                }
+            }
+            t
+        };
+        PairFrame {
+            aa: table(&a, &a),
+            bb: table(&b, &b),
+            ab: table(&a, &b),
+            a,
+            b,
+        }
+    }
+
+    /// [`obb_overlap`] of box `(ca, ha)` oriented as `ra` and box `(cb, hb)` oriented as `rb`.
+    pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
+        if ha.max_element() >= INFINITE || hb.max_element() >= INFINITE {
+            return true;
+        }
+        let d = cb - ca;
+        // the dot product is symmetric bit for bit, so `|a_k · a_i|` serves for `|a_i · a_k|`
+        let radius =
+            |h: DVec3, t: &[[f64; 3]; 3], i: usize| h.x * t[0][i] + h.y * t[1][i] + h.z * t[2][i];
+        for i in 0..3 {
+            let ra = radius(ha, &self.aa, i);
+            let rb = hb.x * self.ab[i][0] + hb.y * self.ab[i][1] + hb.z * self.ab[i][2];
+            if d.dot(self.a[i]).abs() > ra + rb + margin {
+                return false;
+            }
+        }
+        for i in 0..3 {
+            let ra = radius(ha, &self.ab, i);
+            let rb = radius(hb, &self.bb, i);
+            if d.dot(self.b[i]).abs() > ra + rb + margin {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Traverses two trees placed at inertial frames `(p1, r1)` and `(p2, r2)`; internal nodes are
 /// pruned with `margin`; `leaf(g1, g2)` is called for every surviving leaf pair.
 #[allow(clippy::too_many_arguments)]
@@ -197,6 +263,8 @@ pub fn traverse(
     if t1.nodes.is_empty() || t2.nodes.is_empty() {
         return;
     }
+    // built at the first node test (trees of single leaves never need it)
+    let mut frame: Option<PairFrame> = None;
     stack.clear();
     stack.push((0, 0));
     while let Some((i, j)) = stack.pop() {
@@ -205,9 +273,10 @@ pub fn traverse(
             leaf(a.geom as usize, b.geom as usize);
             continue;
         }
-        let oa = Obb::placed(p1, r1, a.center, a.half);
-        let ob = Obb::placed(p2, r2, b.center, b.half);
-        if !obb_overlap(&oa, &ob, margin) {
+        let ca = Obb::placed(p1, r1, a.center, a.half).center;
+        let cb = Obb::placed(p2, r2, b.center, b.half).center;
+        let frame = frame.get_or_insert_with(|| PairFrame::new(r1, r2));
+        if !frame.overlap(ca, a.half, cb, b.half, margin) {
             continue;
         }
         if a.is_leaf() || (!b.is_leaf() && b.surface() > a.surface()) {
@@ -242,6 +311,46 @@ mod tests {
         let c = unit_box(DVec3::new(1.71, 1.71, 0.0), r);
         let d = unit_box(DVec3::ZERO, r);
         assert!(!obb_overlap(&d, &c, 0.0));
+    }
+
+    #[test]
+    fn pair_frame_answers_as_obb_overlap() {
+        // random rotations, sizes and offsets, many of them near the separating threshold
+        let mut r = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let rot = |next: &mut dyn FnMut() -> f64| {
+            let axis = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+            DMat3::from_axis_angle(axis, next() * 6.0)
+        };
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..20000 {
+            let (ra, rb) = (rot(&mut next), rot(&mut next));
+            let a = Obb {
+                center: DVec3::new(next(), next(), next()),
+                rot: ra,
+                half: DVec3::new(next(), next(), next()) + 0.05,
+            };
+            let b = Obb {
+                center: DVec3::new(next(), next(), next()) * 3.0,
+                rot: rb,
+                half: DVec3::new(next(), next(), next()) + 0.05,
+            };
+            let margin = next() * 0.1;
+            let expect = obb_overlap(&a, &b, margin);
+            let got = PairFrame::new(&ra, &rb).overlap(a.center, a.half, b.center, b.half, margin);
+            assert_eq!(got, expect);
+            if expect {
+                hits += 1;
+            } else {
+                misses += 1;
+            }
+        }
+        assert!(hits > 1000 && misses > 1000, "{hits} {misses}");
     }
 
     #[test]
