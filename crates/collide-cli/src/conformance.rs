@@ -236,7 +236,7 @@ fn compare_contacts(
             ));
         }
     }
-    compare_convex(m, ours, theirs, &mut r.convex);
+    compare_convex(m, state, ours, theirs, &mut r.convex);
 }
 
 /// Tolerance for "within touching" exceptions of the convex criteria.
@@ -260,6 +260,10 @@ pub struct ConvexReport {
     pub max_dist_err: f64,
     /// Worst angle between the deepest contacts' normals.
     pub max_normal_err: f64,
+    /// Where the worst `dist` difference is: (state, geom 1, geom 2).
+    pub worst_dist_at: Option<(usize, usize, usize)>,
+    /// Where the worst normal angle is: (state, geom 1, geom 2).
+    pub worst_normal_at: Option<(usize, usize, usize)>,
 }
 
 impl ConvexReport {
@@ -292,7 +296,13 @@ fn summarize(entries: impl Iterator<Item = ((usize, usize), f64, V3)>) -> PairSu
     map
 }
 
-fn compare_convex(m: &Model, ours: &[Contact], theirs: &[Value], r: &mut ConvexReport) {
+fn compare_convex(
+    m: &Model,
+    state: usize,
+    ours: &[Contact],
+    theirs: &[Value],
+    r: &mut ConvexReport,
+) {
     let convex = |g1: usize, g2: usize| {
         g1 < m.ngeom() && g2 < m.ngeom() && !is_analytic(m.geom_type[g1], m.geom_type[g2])
     };
@@ -320,8 +330,15 @@ fn compare_convex(m: &Model, ours: &[Contact], theirs: &[Value], r: &mut ConvexR
             Some(&(n2, d2, normal2)) => {
                 r.found += 1;
                 r.count_equal += usize::from(n == n2);
-                r.max_dist_err = r.max_dist_err.max((d - d2).abs());
-                r.max_normal_err = r.max_normal_err.max(angle(normal, normal2));
+                if (d - d2).abs() > r.max_dist_err {
+                    r.max_dist_err = (d - d2).abs();
+                    r.worst_dist_at = Some((state, k.0, k.1));
+                }
+                let a = angle(normal, normal2);
+                if a > r.max_normal_err {
+                    r.max_normal_err = a;
+                    r.worst_normal_at = Some((state, k.0, k.1));
+                }
             }
         }
     }
@@ -338,6 +355,9 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
         "{:<40} {:>6} {:>8} {:>6} {:>6} {:>8} {:>9} {:>9}  {}\n",
         "model", "pairs", "found %", "touch", "extra", "count %", "dist err", "nrm err", "status"
     );
+    let at = |w: Option<(usize, usize, usize)>| {
+        w.map_or(String::new(), |(s, a, b)| format!("state {s} pair ({a},{b})"))
+    };
     for r in reports.iter().filter(|r| r.contacts.convex.pairs > 0) {
         let c = &r.contacts.convex;
         let n = c.pairs.saturating_sub(c.missing_touching).max(1) as f64;
@@ -351,7 +371,18 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
             100.0 * c.count_equal as f64 / c.found.max(1) as f64,
             c.max_dist_err,
             c.max_normal_err,
-            if c.passed() { "ok" } else { "FAIL" }
+            if c.passed() {
+                "ok".to_owned()
+            } else {
+                let mut why = Vec::new();
+                if c.max_dist_err > 1e-6 {
+                    why.push(format!("dist: {}", at(c.worst_dist_at)));
+                }
+                if c.max_normal_err > 1e-3 {
+                    why.push(format!("normal: {}", at(c.worst_normal_at)));
+                }
+                format!("FAIL  {}", why.join("; "))
+            }
         ));
     }
     s
