@@ -337,7 +337,7 @@ pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
         .copied()
         .max()
         .map_or(hull.vert.len(), |m| m as usize + 1);
-    nvert.max(hull.vert.len()) < 10 || hull.adj_start.len() != hull.vert.len() + 1
+    nvert.max(hull.vert.len()) < super::HILLCLIMB_MIN || hull.adj_start.len() != hull.vert.len() + 1
 }
 
 /// `(ld0*v0 + ld1*v1) + ld2*v2`, MuJoCo's order.
