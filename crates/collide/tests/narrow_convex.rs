@@ -477,3 +477,88 @@ fn folded_triangle_polytope_matches_mujoco() {
         );
     }
 }
+
+/// `convex_cross_check` case 732 (its settings: 1000 iterations, tolerance 1e-10): a sphere
+/// deep in an ellipsoid, answered by GJK on the sphere's centre (depth = radius - distance from
+/// the centre to the ellipsoid). With the barycentric iterate GJK stalled (|x| unchanged between
+/// iterations, at iteration 35) 3.6e-6 above the true distance, so moving the ellipsoid by the
+/// reported depth did not separate the shapes; MuJoCo 4.0.0's iterate (the origin's projection
+/// on the reduced simplex) converges. The depth is checked against an independent closest-point
+/// solve on the ellipsoid.
+#[test]
+fn sphere_deep_in_ellipsoid_depth_is_exact_cross_check_732() {
+    let sphere = ConvexGeom {
+        kind: GeomType::Sphere,
+        pos: DVec3::ZERO,
+        mat: DMat3::IDENTITY,
+        size: DVec3::new(0.10988723056545062, 0.0, 0.0),
+        hull: None,
+        hfield: None,
+    };
+    let mat = DMat3::from_cols(
+        DVec3::new(
+            -0.8287605126917512,
+            -0.47804503843204293,
+            0.29091055985201253,
+        ),
+        DVec3::new(
+            -0.1477869061396285,
+            -0.3144247266494866,
+            -0.9377079084902034,
+        ),
+        DVec3::new(0.5397360864131482, -0.8201280585993274, 0.18993400043572128),
+    );
+    let radii = DVec3::new(0.0639111735226042, 0.15416554189112242, 0.06042756885912121);
+    let centre = DVec3::new(
+        -0.07472723779120034,
+        0.07338843080680467,
+        -0.011047870319948078,
+    );
+    let ellipsoid = ConvexGeom {
+        kind: GeomType::Ellipsoid,
+        pos: centre,
+        mat,
+        size: radii,
+        hull: None,
+        hfield: None,
+    };
+    // closest point of the ellipsoid to the sphere's centre: x_i = a_i² q_i / (a_i² + t) with
+    // t >= 0 solving Σ (a_i q_i / (a_i² + t))² = 1 (bisection; the centre is outside)
+    let q = mat.transpose() * (sphere.pos - centre);
+    let a2 = radii * radii;
+    let f = |t: f64| ((radii * q) / (a2 + DVec3::splat(t))).length_squared() - 1.0;
+    assert!(
+        f(0.0) > 0.0,
+        "the sphere's centre must be outside the ellipsoid"
+    );
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while f(hi) > 0.0 {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    let closest = a2 * q / (a2 + DVec3::splat(t));
+    let depth = sphere.size.x - (q - closest).length();
+
+    let mut out = [PreContact::default(); 8];
+    let opt = CcdOptions {
+        iterations: 1000,
+        tolerance: 1e-10,
+        native: true,
+        multi: false,
+    };
+    let rep = convex_pair_report(&sphere, &ellipsoid, 0.0, &opt, &mut out);
+    assert_eq!(rep.ncon, 1);
+    assert!(
+        (-out[0].dist - depth).abs() < 1e-9,
+        "depth {} vs {depth}",
+        -out[0].dist
+    );
+}
