@@ -302,8 +302,14 @@ fn solve(
     penetration(o1, o2, &g.simplex, g.nsimplex, iterations, tol, rep)
 }
 
-/// EPA on the overlapping shapes (kept out of line: its polytope is a large stack buffer).
-#[inline(never)]
+thread_local! {
+    /// EPA's polytope (about 45 KB), kept per thread so that steady-state detection neither
+    /// allocates nor clears it on every call (`epa` resets what it uses).
+    static POLYTOPE: std::cell::RefCell<Box<Polytope>> =
+        std::cell::RefCell::new(Box::new(Polytope::new()));
+}
+
+/// EPA on the overlapping shapes.
 fn penetration(
     o1: &mut Object,
     o2: &mut Object,
@@ -313,8 +319,7 @@ fn penetration(
     tol: f64,
     rep: &mut CcdReport,
 ) -> Option<Single> {
-    let mut pt = Polytope::new();
-    let e = epa(&mut pt, simplex, n, o1, o2, iterations, tol);
+    let e = POLYTOPE.with_borrow_mut(|pt| epa(pt, simplex, n, o1, o2, iterations, tol));
     rep.epa_iterations = e.iterations;
     rep.epa_exhausted = e.exhausted;
     rep.epa_status = e.status;
