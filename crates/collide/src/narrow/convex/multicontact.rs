@@ -133,6 +133,9 @@ impl Normals {
             id: [0; MAX_POLYVERT],
         }
     }
+    fn clear(&mut self) {
+        self.n = 0;
+    }
     fn push(&mut self, d: DVec3, id: usize) {
         if self.n < MAX_POLYVERT {
             self.dir[self.n] = d;
@@ -160,6 +163,10 @@ impl Edges {
             end: [DVec3::ZERO; MAX_POLYVERT],
             start: None,
         }
+    }
+    fn clear(&mut self) {
+        self.n = 0;
+        self.start = None;
     }
     fn push(&mut self, d: DVec3, end: DVec3) {
         if self.n < MAX_POLYVERT {
@@ -530,6 +537,47 @@ fn thickness(o: &Object, p: DVec3, n: DVec3) -> f64 {
     (p - copy.support_raw(-n)).dot(n)
 }
 
+/// Working memory of [`multicontact`] (about 30 KB), kept per thread: building and zeroing it
+/// on every call was the largest single cost of mesh piles.
+struct Scratch {
+    n1: Normals,
+    n2: Normals,
+    poly1: [DVec3; MAX_POLYVERT],
+    poly2: [DVec3; MAX_POLYVERT],
+    edges: Edges,
+    clip: ClipScratch,
+}
+
+/// Working memory of [`polygon_clip`]: side planes and the two ping-pong polygons.
+struct ClipScratch {
+    pn: [DVec3; MAX_POLYVERT],
+    pd: [f64; MAX_POLYVERT],
+    buf_a: [DVec3; MAX_CLIP],
+    buf_b: [DVec3; MAX_CLIP],
+}
+
+impl Scratch {
+    fn new() -> Box<Scratch> {
+        Box::new(Scratch {
+            n1: Normals::new(),
+            n2: Normals::new(),
+            poly1: [DVec3::ZERO; MAX_POLYVERT],
+            poly2: [DVec3::ZERO; MAX_POLYVERT],
+            edges: Edges::new(),
+            clip: ClipScratch {
+                pn: [DVec3::ZERO; MAX_POLYVERT],
+                pd: [0.0; MAX_POLYVERT],
+                buf_a: [DVec3::ZERO; MAX_CLIP],
+                buf_b: [DVec3::ZERO; MAX_CLIP],
+            },
+        })
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Box<Scratch>> = std::cell::RefCell::new(Scratch::new());
+}
+
 /// Multi-contact from the solver's closest face (or simplex). `x1`, `x2` are the single-contact
 /// witnesses (on the inflated shapes). Returns the number of points written to `out`, 0 when no
 /// aligned features were found (the caller keeps the single contact).
@@ -544,22 +592,43 @@ pub(crate) fn multicontact(
     max_contacts: usize,
     out: &mut [Point],
 ) -> usize {
+    SCRATCH
+        .with_borrow_mut(|s| multicontact_in(s, o1, o2, verts, x1, x2, margin, max_contacts, out))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn multicontact_in(
+    s: &mut Scratch,
+    o1: &Object,
+    o2: &Object,
+    verts: &[Vertex; 3],
+    x1: DVec3,
+    x2: DVec3,
+    margin: f64,
+    max_contacts: usize,
+    out: &mut [Point],
+) -> usize {
     let f1 = feature(o1, verts, true, x1);
     let f2 = feature(o2, verts, false, x2);
     let dir = x2 - x1;
     let dir_neg = x1 - x2;
 
-    let mut n1 = Normals::new();
-    let mut n2 = Normals::new();
-    face_normals(o1, &f1, dir_neg, &mut n1);
-    face_normals(o2, &f2, dir, &mut n2);
+    let Scratch {
+        n1,
+        n2,
+        poly1,
+        poly2,
+        edges,
+        clip: cs,
+    } = s;
+    n1.clear();
+    n2.clear();
+    face_normals(o1, &f1, dir_neg, n1);
+    face_normals(o2, &f2, dir, n2);
 
-    let mut poly1 = [DVec3::ZERO; MAX_POLYVERT];
-    let mut poly2 = [DVec3::ZERO; MAX_POLYVERT];
-
-    if let Some((i, j)) = aligned_faces(&n1, &n2) {
-        let nf1 = face_polygon(o1, n1.id[i], &mut poly1);
-        let nf2 = face_polygon(o2, n2.id[j], &mut poly2);
+    if let Some((i, j)) = aligned_faces(n1, n2) {
+        let nf1 = face_polygon(o1, n1.id[i], poly1);
+        let nf2 = face_polygon(o2, n2.id[j], poly2);
         let clip = Clip {
             reference: &poly1[..nf1],
             normal: n1.dir[i],
@@ -569,16 +638,16 @@ pub(crate) fn multicontact(
             offset: 0.0,
             thickness: thickness(o1, poly1[0], n1.dir[i]),
         };
-        return polygon_clip(&clip, margin, max_contacts, out);
+        return polygon_clip(cs, &clip, margin, max_contacts, out);
     }
 
     // edge of geom 1 on a face of geom 2, else edge of geom 2 on a face of geom 1
     if f1.dim < 3 {
-        let mut edges = Edges::new();
-        edge_dirs(o1, &f1, x1, &mut edges);
-        if let Some((i, j)) = aligned_face_edge(&edges, &n2, dir) {
+        edges.clear();
+        edge_dirs(o1, &f1, x1, edges);
+        if let Some((i, j)) = aligned_face_edge(edges, n2, dir) {
             let edge = [edges.start.unwrap_or(f1.pos[0]), edges.end[i]];
-            let nf2 = face_polygon(o2, n2.id[j], &mut poly2);
+            let nf2 = face_polygon(o2, n2.id[j], poly2);
             let clip = Clip {
                 reference: &poly2[..nf2],
                 normal: n2.dir[j],
@@ -588,15 +657,15 @@ pub(crate) fn multicontact(
                 offset: edge_offset(o1, margin),
                 thickness: thickness(o2, poly2[0], n2.dir[j]),
             };
-            return polygon_clip(&clip, margin, max_contacts, out);
+            return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
     }
     if f2.dim < 3 {
-        let mut edges = Edges::new();
-        edge_dirs(o2, &f2, x2, &mut edges);
-        if let Some((i, j)) = aligned_face_edge(&edges, &n1, dir_neg) {
+        edges.clear();
+        edge_dirs(o2, &f2, x2, edges);
+        if let Some((i, j)) = aligned_face_edge(edges, n1, dir_neg) {
             let edge = [edges.start.unwrap_or(f2.pos[0]), edges.end[i]];
-            let nf1 = face_polygon(o1, n1.id[j], &mut poly1);
+            let nf1 = face_polygon(o1, n1.id[j], poly1);
             let clip = Clip {
                 reference: &poly1[..nf1],
                 normal: n1.dir[j],
@@ -606,7 +675,7 @@ pub(crate) fn multicontact(
                 offset: edge_offset(o2, margin),
                 thickness: thickness(o1, poly1[0], n1.dir[j]),
             };
-            return polygon_clip(&clip, margin, max_contacts, out);
+            return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
     }
     0
@@ -624,14 +693,24 @@ fn edge_offset(o: &Object, margin: f64) -> f64 {
 
 /// Clips the incident polygon (or edge) against the side planes of the reference face and
 /// turns the surviving points into contacts.
-fn polygon_clip(c: &Clip, margin: f64, max_contacts: usize, out: &mut [Point]) -> usize {
+fn polygon_clip(
+    cs: &mut ClipScratch,
+    c: &Clip,
+    margin: f64,
+    max_contacts: usize,
+    out: &mut [Point],
+) -> usize {
     let nref = c.reference.len();
     if nref < 3 || c.incident.is_empty() {
         return 0;
     }
     // side planes: normal (inward), offset
-    let mut pn = [DVec3::ZERO; MAX_POLYVERT];
-    let mut pd = [0.0f64; MAX_POLYVERT];
+    let ClipScratch {
+        pn,
+        pd,
+        buf_a,
+        buf_b,
+    } = cs;
     for i in 0..nref {
         let a = c.reference[i];
         let b = c.reference[(i + 1) % nref];
@@ -641,11 +720,9 @@ fn polygon_clip(c: &Clip, margin: f64, max_contacts: usize, out: &mut [Point]) -
         pd[i] = n.dot(a);
     }
 
-    let mut buf_a = [DVec3::ZERO; MAX_CLIP];
-    let mut buf_b = [DVec3::ZERO; MAX_CLIP];
     let mut npoly = c.incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
-    let (mut poly, mut clipped) = (&mut buf_a, &mut buf_b);
+    let (mut poly, mut clipped) = (buf_a, buf_b);
 
     for e in 0..nref {
         let mut nclip = 0usize;
