@@ -476,3 +476,43 @@ fn folded_triangle_polytope_matches_mujoco() {
         );
     }
 }
+
+/// Meshes straddling a thin static wall (`data/narrow/convex_mesh_wall.json`,
+/// `conformance/narrow_convex.py mesh_wall`: scenes/mesh_pile_100, state 0, wall geom 2 against
+/// meshes 61, 75 and 98, each ~0.1 deep in a 0.1-thick box). Face–face clipping gives two
+/// points, the deeper one beyond the wall's far face; MuJoCo keeps it. Dropping clipped points
+/// deeper than the reference shape (a former safety net) left no point, and the pair fell back
+/// to the single EPA contact.
+#[test]
+fn mesh_pile_100_mesh_straddling_wall_matches_mujoco() {
+    let (hulls, cases) = load_text(include_str!("data/narrow/convex_mesh_wall.json"));
+    assert_eq!(cases.len(), 3);
+    let opt = CcdOptions::default();
+    for case in &cases {
+        let name = &case.name;
+        let g1 = geom(&case.g1, &hulls);
+        let g2 = geom(&case.g2, &hulls);
+        let mut out = [PreContact::default(); 8];
+        assert_eq!(max_contacts(g1.kind, g2.kind, &opt), case.maxcon, "{name}");
+        let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
+        assert_eq!(rep.ncon, case.contacts.len(), "{name}");
+        assert_eq!(rep.ncon, 2, "{name}");
+        let mut ours: Vec<&PreContact> = out[..rep.ncon].iter().collect();
+        ours.sort_by(|a, b| a.dist.total_cmp(&b.dist));
+        let mut theirs = case.contacts.clone();
+        theirs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (a, (d, p, nrm)) in ours.iter().zip(&theirs) {
+            assert!((a.dist - d).abs() < 1e-9, "{name}: dist {} vs {d}", a.dist);
+            assert!(
+                (a.pos - *p).length() < 1e-9,
+                "{name}: pos {:?} vs {p:?}",
+                a.pos
+            );
+            assert!(
+                angle(a.normal, *nrm) < 1e-9,
+                "{name}: {:?} vs {nrm:?}",
+                a.normal
+            );
+        }
+    }
+}
