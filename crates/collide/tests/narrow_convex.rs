@@ -516,3 +516,85 @@ fn mesh_pile_100_mesh_straddling_wall_matches_mujoco() {
         }
     }
 }
+
+/// ellipsoid_pile_100, state 0, ellipsoid 35 against cylinder 36: the pair is mirror-symmetric
+/// about the cylinder's local xz plane (the ellipsoid centre is 1.4e-17 off it). GJK ends on a
+/// triangle in that plane, and EPA's two apexes come from the cylinder's top or bottom cap,
+/// chosen by the sign of a 1.7e-16 rounding residual (the cap test on a direction normal to the
+/// axis): MuJoCo and we converge (19 EPA iterations) to mirror-image normals with the same
+/// depth, 2.7e-3 rad apart. Moved 1e-12 off the plane, the pair has one answer, and it is
+/// MuJoCo's normal exactly; on the plane ours is MuJoCo's or its mirror image.
+#[test]
+fn ellipsoid_pile_100_s0_35_36_is_a_mirror_tie() {
+    let m1 = mat_rowmajor(&[
+        0.8571673007021122,
+        -0.35777550984135725,
+        0.37048738597260156,
+        0.5150380749100542,
+        0.5954384403164668,
+        -0.6165945549438779,
+        -2.7755575615628914e-17,
+        0.719339800338651,
+        0.6946583704589974,
+    ]);
+    let m2 = mat_rowmajor(&[
+        0.2671667170497863,
+        -0.35777550984135714,
+        0.89477294877449,
+        0.8033989255411675,
+        0.5954384403164666,
+        -0.001797284838567892,
+        -0.5321391845561994,
+        0.719339800338651,
+        0.4465177934960853,
+    ]);
+    let p1 = DVec3::new(
+        -0.5160315479817154,
+        -0.07703430644763032,
+        0.2895366516625937,
+    );
+    let p2 = DVec3::new(
+        -0.3788847798693774,
+        0.005371785537978346,
+        0.2895366516625937,
+    );
+    // MuJoCo 4.0.0 (conformance fixture)
+    let (mj_dist, mj_normal) = (
+        -0.03009238934033943,
+        DVec3::new(0.2676559949412282, 0.8025834602153308, -0.5331229293144388),
+    );
+    let mirror = |n: DVec3| n - m2.y_axis * (2.0 * n.dot(m2.y_axis));
+    let run = |shift: f64| {
+        let g1 = ConvexGeom {
+            kind: GeomType::Ellipsoid,
+            pos: p1 + m2.y_axis * shift,
+            mat: m1,
+            size: DVec3::new(0.1, 0.07, 0.045),
+            hull: None,
+            hfield: None,
+        };
+        let g2 = ConvexGeom {
+            kind: GeomType::Cylinder,
+            pos: p2,
+            mat: m2,
+            size: DVec3::new(0.06, 0.08, 0.0),
+            hull: None,
+            hfield: None,
+        };
+        let mut out = [PreContact::default(); 8];
+        let rep = convex_pair_report(&g1, &g2, 0.0, &CcdOptions::default(), &mut out);
+        assert_eq!(rep.ncon, 1);
+        out[0]
+    };
+    // off the plane, towards MuJoCo's side: MuJoCo's normal
+    let c = run(1e-12);
+    assert!(angle(c.normal, mj_normal) < 1e-9, "{:?}", c.normal);
+    assert!((c.dist - mj_dist).abs() < 1e-11, "{}", c.dist);
+    // on the plane: the same depth, MuJoCo's normal or its mirror image
+    let c = run(0.0);
+    assert!((c.dist - mj_dist).abs() < 1e-15, "{}", c.dist);
+    let err = angle(c.normal, mj_normal).min(angle(c.normal, mirror(mj_normal)));
+    assert!(err < 1e-9, "{:?}", c.normal);
+    // the two candidates really are distinct (a tie between two answers, not noise)
+    assert!(angle(mj_normal, mirror(mj_normal)) > 2e-3);
+}
