@@ -522,8 +522,10 @@ fn mesh_pile_100_mesh_straddling_wall_matches_mujoco() {
 /// triangle in that plane, and EPA's two apexes come from the cylinder's top or bottom cap,
 /// chosen by the sign of a 1.7e-16 rounding residual (the cap test on a direction normal to the
 /// axis): MuJoCo and we converge (19 EPA iterations) to mirror-image normals with the same
-/// depth, 2.7e-3 rad apart. Moved 1e-12 off the plane, the pair has one answer, and it is
-/// MuJoCo's normal exactly; on the plane ours is MuJoCo's or its mirror image.
+/// depth, 2.7e-3 rad apart. A trace of MuJoCo's native supports shows the first two GJK
+/// directions bit-equal to ours and the third (after the segment step) a few ulps apart, which
+/// is enough to flip that residual. Moved 1e-12 off the plane, the pair has one answer, and it
+/// is MuJoCo's normal exactly; on the plane ours is MuJoCo's or its mirror image.
 #[test]
 fn ellipsoid_pile_100_s0_35_36_is_a_mirror_tie() {
     let m1 = mat_rowmajor(&[
