@@ -238,7 +238,10 @@ fn epa_depth_is_the_minimum_separating_translation_per_mpr() {
             continue;
         }
         overlapping += 1;
-        // separating (unless EPA ran out of budget: then its depth is only a lower bound)
+        // separating (unless EPA ran out of budget: then its depth is only a lower bound). Case
+        // 732 (sphere–ellipsoid, answered by GJK on the sphere's centre) failed here while GJK
+        // iterated on the barycentric combination of the simplex: |x| stalled 3.6e-6 above the
+        // true distance; MuJoCo 4.0.0's iterate (the origin's projection) converges.
         if rep.epa_exhausted {
             exhausted += 1;
         } else if mpr_hits(&g1, &shifted(&g2, c.normal * (depth + 1e-6)), 0.0) {

@@ -15,11 +15,11 @@
 //!   (the prism vertex is not compared), so MuJoCo reports a depth that can be well short of the
 //!   true penetration depth (a lower bound), and which one depends on the last bits of the
 //!   arithmetic: ties of the box's or mesh's support (a face exactly perpendicular to a search
-//!   direction) are decided by rounding noise. The prism pairs therefore reproduce 4.0.0's
-//!   arithmetic bit for bit (GJK iterates on the origin's projection on the reduced simplex,
-//!   directions `x * (1 / |x|)`, the geom's mesh support searched as MuJoCo's, a first EPA bound
-//!   below the face keeps the face) and run the geom's six bounding-box support queries first,
-//!   as MuJoCo does. On the 1200 oracle configurations (`tests/narrow_hfield.rs`) every native
+//!   direction) are decided by rounding noise. The solver therefore reproduces 4.0.0's
+//!   arithmetic bit for bit (for every pair: GJK iterates on the origin's projection on the
+//!   reduced simplex, directions `x * (1 / |x|)`, mesh support searched as MuJoCo's, a first EPA
+//!   bound below the face keeps the face), and prism pairs run the geom's six bounding-box
+//!   support queries first, as MuJoCo does. On the 1200 oracle configurations (`tests/narrow_hfield.rs`) every native
 //!   contact then agrees with 4.0.0, in order (dist within 6e-10, normal within 2.2e-5 rad; on
 //!   the zero-margin box/mesh pairs the dists are identical and the normals within 2e-12 rad).
 //!   Known residual: a separated contact within a positive margin between parallel faces (the

@@ -7,7 +7,8 @@
 //! point's bound is within the tolerance of the closest face (not the running minimum of the
 //! bounds, which still filters the faces entering the map); and the face budget is
 //! `6 × ccd_iterations` (MuJoCo 4.0.0 warns "out of memory for faces" beyond it and keeps the
-//! best face so far, as here).
+//! best face so far, as here). A face whose first support bound falls below it is kept (4.0.0
+//! reports that contact; measured on height-field prisms and the generated-pair oracle).
 //!
 //! Everything lives in fixed-size arrays: at most [`MAX_EPA_ITERATIONS`] expansions.
 
@@ -477,10 +478,6 @@ pub(crate) fn epa(
             upper2 = upper * upper;
         }
         if upper_k - lower < tolerance {
-            // (height-field prisms keep the face: MuJoCo 4.0.0 reports it, measured)
-            if k == 0 && upper < lower - 1e-10 && o1.prism.is_none() {
-                face = None;
-            }
             converged = true;
             break;
         }

@@ -337,7 +337,7 @@ pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
         .copied()
         .max()
         .map_or(hull.vert.len(), |m| m as usize + 1);
-    nvert.max(hull.vert.len()) < 10 || hull.adj_start.len() != hull.vert.len() + 1
+    nvert.max(hull.vert.len()) < super::HILLCLIMB_MIN || hull.adj_start.len() != hull.vert.len() + 1
 }
 
 /// `(ld0*v0 + ld1*v1) + ld2*v2`, MuJoCo's order.
@@ -354,45 +354,33 @@ fn neighbours(hull: &ConvexHull, i: usize) -> &[u32] {
 }
 
 /// `mjc_meshSupport`: first maximum over the mesh vertices in mesh order (the hull vertices
-/// sorted by mesh index), starting from the warm start `vertindex` if any.
+/// ordered by mesh index), starting from the warm start `vertindex` if any.
+///
+/// One pass in hull order gives the same vertex: the scan keeps the warm start when it attains
+/// the maximum, else the maximal vertex of smallest mesh index (comparisons are exact).
 pub(crate) fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) -> usize {
     let n = hull.vert.len();
-    let (mut imax, mut max) = if vertindex >= 0 && (vertindex as usize) < n {
-        (vertindex as usize, vdot(ld, hull.vert[vertindex as usize]))
-    } else {
-        (0, -(f32::MAX as f64))
-    };
-    let mut visit = |j: usize| {
-        let d = vdot(ld, hull.vert[j]);
-        if d > max {
+    let idx = &hull.mesh_index;
+    let key = |j: usize| if idx.len() == n { idx[j] as usize } else { j };
+    let (mut imax, mut max) = (usize::MAX, -(f32::MAX as f64));
+    for (j, v) in hull.vert.iter().enumerate() {
+        let d = vdot(ld, *v);
+        if d > max || (d == max && imax != usize::MAX && key(j) < key(imax)) {
             max = d;
             imax = j;
         }
-    };
-    let idx = &hull.mesh_index;
-    if idx.len() != n || n > 64 || idx.windows(2).all(|w| w[0] < w[1]) {
-        (0..n).for_each(&mut visit);
-    } else {
-        // visit hull vertices in increasing mesh index (MuJoCo scans the raw vertex array)
-        let mut last: i64 = -1;
-        for _ in 0..n {
-            let mut next = usize::MAX;
-            let mut key = i64::MAX;
-            for (j, &m) in idx.iter().enumerate() {
-                let k = m as i64;
-                if k > last && k < key {
-                    key = k;
-                    next = j;
-                }
-            }
-            if next == usize::MAX {
-                break;
-            }
-            last = key;
-            visit(next);
+    }
+    if vertindex >= 0 && (vertindex as usize) < n {
+        let w = vertindex as usize;
+        if imax == usize::MAX || vdot(ld, hull.vert[w]) >= max {
+            return w;
         }
     }
-    imax
+    if imax == usize::MAX {
+        0
+    } else {
+        imax
+    }
 }
 
 /// Index into `hull.extrema` of the direction bucket of `ld` (components beyond ±0.4).

@@ -13,13 +13,10 @@
 //!   meshes.
 //!
 //! With prisms the discrete EPA stops on ties of the geom's support (a box face, a mesh face),
-//! so the answer depends on rounding at the last bit. Three details of 4.0.0's arithmetic are
-//! reproduced for prism pairs only (the other pairs keep the solver's established behaviour):
-//! GJK's next iterate is the origin's projection on the reduced simplex's affine hull (not the
-//! barycentric combination), its search direction is `x_k * (1 / |x_k|)`, and EPA keeps a face
-//! whose first support bound is below it (the "no contact" rule of the other pairs does not
-//! apply). The geom's mesh support is searched as MuJoCo's (mesh-vertex order for small meshes,
-//! its hill-climbing seed for larger ones), so its ties go the same way.
+//! so the answer depends on rounding at the last bit; the solver's arithmetic (shared by every
+//! pair, see `gjk.rs`, `epa.rs`, `support.rs`) is 4.0.0's: GJK iterates on the origin's
+//! projection on the reduced simplex, directions are `x_k * (1 / |x_k|)`, EPA keeps a face whose
+//! first support bound is below it, and meshes are searched in MuJoCo's order.
 //!
 //! The geom object lives as long as the height-field query: as in MuJoCo, the six bounding-box
 //! support queries run on it first (+x, -x, +y, -y, +z, -z), then its warm starts (last mesh
@@ -50,7 +47,6 @@ impl<'a> PrismCollider<'a> {
             return None;
         }
         let mut geom = Object::new(g.kind, g.pos, g.mat, g.size, g.hull, margin);
-        geom.mesh_order = true;
         for dir in [
             DVec3::X,
             DVec3::NEG_X,

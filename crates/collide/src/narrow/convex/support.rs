@@ -8,9 +8,12 @@
 //! Spheres and capsules can also be reduced to their core (centre point and axis segment), which
 //! the solver uses for a first, cheap distance query (see `mjc_ccd`).
 //!
-//! Meshes are collided as their convex hull: an exhaustive scan below [`HILLCLIMB_MIN`] hull
-//! vertices, else hill climbing on the hull's vertex graph, warm-started from the previous
-//! answer of the same query sequence or seeded from the hull's 27 `extrema`.
+//! Meshes are collided as their convex hull, searched as MuJoCo 4.0.0 does (`mjc_meshSupport`,
+//! `mjc_hillclimbSupport`): meshes of fewer than [`HILLCLIMB_MIN`] vertices are scanned in
+//! mesh-vertex order from the previous answer, larger ones hill-climbed on the hull's vertex
+//! graph from the hull's 27 `extrema` seed, or from the previous answer if that is at least as
+//! good. Ties (e.g. the four corners of a box-shaped mesh's face) then go where MuJoCo sends
+//! them.
 
 use glam::{DMat3, DVec3};
 
@@ -47,10 +50,6 @@ pub(crate) struct Object<'a> {
     pub meshindex: i32,
     /// Vertices of a height-field prism (`kind == HField`): bottom 0..3, top 3..6.
     pub prism: Option<&'a [DVec3; 6]>,
-    /// Meshes are searched exactly as MuJoCo 4.0.0 does (small meshes scanned in mesh-vertex
-    /// order, larger ones hill-climbed from the extrema seed or the warm start if at least as
-    /// good), so ties go where MuJoCo sends them; set for height-field pairs only.
-    pub mesh_order: bool,
 }
 
 impl<'a> Object<'a> {
@@ -74,7 +73,6 @@ impl<'a> Object<'a> {
             vertindex: -1,
             meshindex: -1,
             prism: None,
-            mesh_order: false,
         }
     }
 
@@ -210,84 +208,20 @@ impl<'a> Object<'a> {
         if n == 0 {
             return None;
         }
-        let graph_ok = hull.adj_start.len() == n + 1;
-        let imax = if self.mesh_order {
-            let i = if super::mpr::uses_exhaustive_search(hull) {
-                super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
-            } else {
-                let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
-                self.meshindex = i as i32;
-                i
-            };
-            i.min(n - 1)
-        } else if n < HILLCLIMB_MIN || !graph_ok {
-            // exhaustive scan, starting from the previous answer
-            let mut imax = 0usize;
-            let mut max = -(f32::MAX as f64);
-            if self.vertindex >= 0 && (self.vertindex as usize) < n {
-                imax = self.vertindex as usize;
-                max = local_dir.dot(verts[imax]);
-            }
-            for (i, v) in verts.iter().enumerate() {
-                let d = local_dir.dot(*v);
-                if d > max {
-                    max = d;
-                    imax = i;
-                }
-            }
-            imax
+        // MuJoCo 4.0.0's search, so that ties go where MuJoCo sends them: small meshes scanned
+        // in mesh-vertex order from the previous answer, larger ones hill-climbed from the
+        // extrema seed or the warm start if at least as good
+        let imax = if super::mpr::uses_exhaustive_search(hull) {
+            super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
         } else {
-            // hill climb on the vertex graph: move to the best neighbour until none improves
-            let mut imax = if self.meshindex >= 0 && (self.meshindex as usize) < n {
-                self.meshindex as usize
-            } else {
-                (hull.extrema[extrema_slot(local_dir)] as usize).min(n - 1)
-            };
-            let mut max = -(f32::MAX as f64);
-            // every step strictly increases `max`, so at most n steps
-            for _ in 0..=n {
-                let prev = imax;
-                let a = hull.adj_start[prev] as usize;
-                let b = (hull.adj_start[prev + 1] as usize).min(hull.adj.len());
-                if a < b {
-                    for &nb in &hull.adj[a..b] {
-                        let nb = nb as usize;
-                        if nb >= n {
-                            continue;
-                        }
-                        let d = local_dir.dot(verts[nb]);
-                        if d > max {
-                            max = d;
-                            imax = nb;
-                        }
-                    }
-                }
-                if imax == prev {
-                    break;
-                }
-            }
-            // an isolated start vertex has no neighbours: it is its own answer
-            self.meshindex = imax as i32;
-            imax
-        };
+            let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
+            self.meshindex = i as i32;
+            i
+        }
+        .min(n - 1);
         self.vertindex = imax as i32;
         Some(verts[imax])
     }
-}
-
-/// Index into `ConvexHull::extrema` of the bucket of a local direction: each component is
-/// `+1` above 0.4, `-1` below -0.4, else 0.
-fn extrema_slot(d: DVec3) -> usize {
-    let c = |x: f64| -> usize {
-        if x > 0.4 {
-            2
-        } else if x < -0.4 {
-            0
-        } else {
-            1
-        }
-    };
-    9 * c(d.x) + 3 * c(d.y) + c(d.z)
 }
 
 /// A vertex of the Minkowski difference `A - B` and the two points it comes from.
