@@ -522,11 +522,11 @@ fn mesh_pile_100_mesh_straddling_wall_matches_mujoco() {
 /// about the cylinder's local xz plane (the ellipsoid centre is 1.4e-17 off it). GJK ends on a
 /// triangle in that plane, and EPA's two apexes come from the cylinder's top or bottom cap,
 /// chosen by the sign of a 1.7e-16 rounding residual (the cap test on a direction normal to the
-/// axis): MuJoCo and we converge (19 EPA iterations) to mirror-image normals with the same
-/// depth, 2.7e-3 rad apart. A trace of MuJoCo's native supports shows the first two GJK
-/// directions bit-equal to ours and the third (after the segment step) a few ulps apart, which
-/// is enough to flip that residual. Moved 1e-12 off the plane, the pair has one answer, and it
-/// is MuJoCo's normal exactly; on the plane ours is MuJoCo's or its mirror image.
+/// axis); the two sides converge (19 EPA iterations) to mirror-image normals with the same depth,
+/// 2.7e-3 rad apart. A trace of MuJoCo's native supports showed the first two GJK directions
+/// bit-equal to ours and, with the barycentric GJK iterate, the third a few ulps apart: enough to
+/// take the other side. With MuJoCo's iterate we take MuJoCo's side; 1e-12 off the plane each
+/// side has one answer (MuJoCo's normal, or its mirror image).
 #[test]
 fn ellipsoid_pile_100_s0_35_36_is_a_mirror_tie() {
     let m1 = mat_rowmajor(&[
@@ -593,11 +593,13 @@ fn ellipsoid_pile_100_s0_35_36_is_a_mirror_tie() {
     let c = run(1e-12);
     assert!(angle(c.normal, mj_normal) < 1e-9, "{:?}", c.normal);
     assert!((c.dist - mj_dist).abs() < 1e-11, "{}", c.dist);
-    // on the plane: the same depth, MuJoCo's normal or its mirror image
+    // off the plane, the other way: the mirror image
+    let c = run(-1e-12);
+    assert!(angle(c.normal, mirror(mj_normal)) < 1e-9, "{:?}", c.normal);
+    // on the plane: MuJoCo's side of the tie
     let c = run(0.0);
     assert!((c.dist - mj_dist).abs() < 1e-15, "{}", c.dist);
-    let err = angle(c.normal, mj_normal).min(angle(c.normal, mirror(mj_normal)));
-    assert!(err < 1e-9, "{:?}", c.normal);
+    assert!(angle(c.normal, mj_normal) < 1e-9, "{:?}", c.normal);
     // the two candidates really are distinct (a tie between two answers, not noise)
     assert!(angle(mj_normal, mirror(mj_normal)) > 2e-3);
 }
