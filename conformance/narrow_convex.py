@@ -31,7 +31,8 @@ Three kinds of configurations:
 
 Run: conformance/.venv/bin/python conformance/narrow_convex.py
 (`... narrow_convex.py scenes` writes crates/collide/tests/data/narrow/convex_scenes.json instead:
-the colliding convex primitive pairs of three corpus scenes, see `scene_cases`.)
+the colliding convex primitive pairs of three corpus scenes, see `scene_cases`; `... mesh_wall`
+writes convex_mesh_wall.json: meshes straddling a thin wall, see `mesh_wall_cases`.)
 Deterministic (numpy RandomState with a fixed seed). For a fresh validation set:
 CONVEX_SEED=<n> CONVEX_OUT=/tmp/convex.json ...; then CONVEX_DATA=/tmp/convex.json for the test.
 
@@ -518,10 +519,55 @@ def scene_cases():
     print(f"wrote {len(cases)} scene cases to {SCENES_OUT}")
 
 
+MESH_WALL_OUT = HERE.parent / "crates/collide/tests/data/narrow/convex_mesh_wall.json"
+MESH_WALL_PAIRS = [(2, 61), (2, 75), (2, 98)]
+
+
+def mesh_wall_cases():
+    """Meshes straddling a thin static box wall (scenes/mesh_pile_100, state 0, the wall pairs
+    listed in MESH_WALL_PAIRS): face–face multi-contact whose deepest clipped point lies beyond
+    the wall's far face. MuJoCo's geom poses, hulls and contacts."""
+    names = {v: k for k, v in TYPES.items()}
+    scene = "scenes/mesh_pile_100"
+    fx = json.loads((HERE / "fixtures" / (scene.replace("/", "__") + ".json")).read_text())
+    m = mujoco.MjModel.from_xml_path(str(HERE / fx["model"]))
+    st = fx["states"][0]
+    cases = []
+    for g1, g2 in MESH_WALL_PAIRS:
+        cons = [c for c in st["contacts"] if (c["geom1"], c["geom2"]) == (g1, g2)]
+        meshes = []
+        for g in (g1, g2):
+            mid = int(m.geom_dataid[g])
+            name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, mid) if mid >= 0 else None
+            if name:
+                record_mesh(m, name)
+            meshes.append(name)
+        k1, k2 = names[int(m.geom_type[g1])], names[int(m.geom_type[g2])]
+        margin = max(m.geom_margin[g1], m.geom_margin[g2]) + max(m.geom_gap[g1], m.geom_gap[g2])
+        cases.append({
+            "name": f"mesh_pile_100_s0_{g1}_{g2}",
+            "pair": f"{k1}-{k2}", "kind": "scene", "type1": k1, "type2": k2,
+            "mesh1": meshes[0], "mesh2": meshes[1],
+            "pos1": vec(st["geom_xpos"][g1]), "mat1": vec(st["geom_xmat"][g1]),
+            "size1": vec(m.geom_size[g1]),
+            "pos2": vec(st["geom_xpos"][g2]), "mat2": vec(st["geom_xmat"][g2]),
+            "size2": vec(m.geom_size[g2]),
+            "margin": fnum(margin), "maxcon": int(mujoco.mj_maxContact(m, g1, g2, -1)),
+            "qpos": [],
+            "contacts": [{"dist": fnum(c["dist"]), "pos": vec(c["pos"]),
+                          "normal": vec(c["normal"])} for c in cons],
+        })
+    doc = {"mujoco_version": mujoco.__version__, "meshes": MESH_DATA, "cases": cases}
+    MESH_WALL_OUT.write_text(json.dumps(doc, separators=(",", ":")))
+    print(f"wrote {len(cases)} mesh-wall cases to {MESH_WALL_OUT}")
+
+
 if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] == ["scenes"]:
         scene_cases()
+    elif sys.argv[1:] == ["mesh_wall"]:
+        mesh_wall_cases()
     else:
         main()

@@ -478,6 +478,132 @@ fn folded_triangle_polytope_matches_mujoco() {
     }
 }
 
+/// Meshes straddling a thin static wall (`data/narrow/convex_mesh_wall.json`,
+/// `conformance/narrow_convex.py mesh_wall`: scenes/mesh_pile_100, state 0, wall geom 2 against
+/// meshes 61, 75 and 98, each ~0.1 deep in a 0.1-thick box). Face–face clipping gives two
+/// points, the deeper one beyond the wall's far face; MuJoCo keeps it. Dropping clipped points
+/// deeper than the reference shape (a former safety net) left no point, and the pair fell back
+/// to the single EPA contact.
+#[test]
+fn mesh_pile_100_mesh_straddling_wall_matches_mujoco() {
+    let (hulls, cases) = load_text(include_str!("data/narrow/convex_mesh_wall.json"));
+    assert_eq!(cases.len(), 3);
+    let opt = CcdOptions::default();
+    for case in &cases {
+        let name = &case.name;
+        let g1 = geom(&case.g1, &hulls);
+        let g2 = geom(&case.g2, &hulls);
+        let mut out = [PreContact::default(); 8];
+        assert_eq!(max_contacts(g1.kind, g2.kind, &opt), case.maxcon, "{name}");
+        let rep = convex_pair_report(&g1, &g2, case.margin, &opt, &mut out);
+        assert_eq!(rep.ncon, case.contacts.len(), "{name}");
+        assert_eq!(rep.ncon, 2, "{name}");
+        let mut ours: Vec<&PreContact> = out[..rep.ncon].iter().collect();
+        ours.sort_by(|a, b| a.dist.total_cmp(&b.dist));
+        let mut theirs = case.contacts.clone();
+        theirs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (a, (d, p, nrm)) in ours.iter().zip(&theirs) {
+            assert!((a.dist - d).abs() < 1e-9, "{name}: dist {} vs {d}", a.dist);
+            assert!(
+                (a.pos - *p).length() < 1e-9,
+                "{name}: pos {:?} vs {p:?}",
+                a.pos
+            );
+            assert!(
+                angle(a.normal, *nrm) < 1e-9,
+                "{name}: {:?} vs {nrm:?}",
+                a.normal
+            );
+        }
+    }
+}
+
+/// ellipsoid_pile_100, state 0, ellipsoid 35 against cylinder 36: the pair is mirror-symmetric
+/// about the cylinder's local xz plane (the ellipsoid centre is 1.4e-17 off it). GJK ends on a
+/// triangle in that plane, and EPA's two apexes come from the cylinder's top or bottom cap,
+/// chosen by the sign of a 1.7e-16 rounding residual (the cap test on a direction normal to the
+/// axis); the two sides converge (19 EPA iterations) to mirror-image normals with the same depth,
+/// 2.7e-3 rad apart. A trace of MuJoCo's native supports showed the first two GJK directions
+/// bit-equal to ours and, with the barycentric GJK iterate, the third a few ulps apart: enough to
+/// take the other side. With MuJoCo's iterate we take MuJoCo's side; 1e-12 off the plane each
+/// side has one answer (MuJoCo's normal, or its mirror image).
+#[test]
+fn ellipsoid_pile_100_s0_35_36_is_a_mirror_tie() {
+    let m1 = mat_rowmajor(&[
+        0.8571673007021122,
+        -0.35777550984135725,
+        0.37048738597260156,
+        0.5150380749100542,
+        0.5954384403164668,
+        -0.6165945549438779,
+        -2.7755575615628914e-17,
+        0.719339800338651,
+        0.6946583704589974,
+    ]);
+    let m2 = mat_rowmajor(&[
+        0.2671667170497863,
+        -0.35777550984135714,
+        0.89477294877449,
+        0.8033989255411675,
+        0.5954384403164666,
+        -0.001797284838567892,
+        -0.5321391845561994,
+        0.719339800338651,
+        0.4465177934960853,
+    ]);
+    let p1 = DVec3::new(
+        -0.5160315479817154,
+        -0.07703430644763032,
+        0.2895366516625937,
+    );
+    let p2 = DVec3::new(
+        -0.3788847798693774,
+        0.005371785537978346,
+        0.2895366516625937,
+    );
+    // MuJoCo 4.0.0 (conformance fixture)
+    let (mj_dist, mj_normal) = (
+        -0.03009238934033943,
+        DVec3::new(0.2676559949412282, 0.8025834602153308, -0.5331229293144388),
+    );
+    let mirror = |n: DVec3| n - m2.y_axis * (2.0 * n.dot(m2.y_axis));
+    let run = |shift: f64| {
+        let g1 = ConvexGeom {
+            kind: GeomType::Ellipsoid,
+            pos: p1 + m2.y_axis * shift,
+            mat: m1,
+            size: DVec3::new(0.1, 0.07, 0.045),
+            hull: None,
+            hfield: None,
+        };
+        let g2 = ConvexGeom {
+            kind: GeomType::Cylinder,
+            pos: p2,
+            mat: m2,
+            size: DVec3::new(0.06, 0.08, 0.0),
+            hull: None,
+            hfield: None,
+        };
+        let mut out = [PreContact::default(); 8];
+        let rep = convex_pair_report(&g1, &g2, 0.0, &CcdOptions::default(), &mut out);
+        assert_eq!(rep.ncon, 1);
+        out[0]
+    };
+    // off the plane, towards MuJoCo's side: MuJoCo's normal
+    let c = run(1e-12);
+    assert!(angle(c.normal, mj_normal) < 1e-9, "{:?}", c.normal);
+    assert!((c.dist - mj_dist).abs() < 1e-11, "{}", c.dist);
+    // off the plane, the other way: the mirror image
+    let c = run(-1e-12);
+    assert!(angle(c.normal, mirror(mj_normal)) < 1e-9, "{:?}", c.normal);
+    // on the plane: MuJoCo's side of the tie
+    let c = run(0.0);
+    assert!((c.dist - mj_dist).abs() < 1e-15, "{}", c.dist);
+    assert!(angle(c.normal, mj_normal) < 1e-9, "{:?}", c.normal);
+    // the two candidates really are distinct (a tie between two answers, not noise)
+    assert!(angle(mj_normal, mirror(mj_normal)) > 2e-3);
+}
+
 /// `convex_cross_check` case 732 (its settings: 1000 iterations, tolerance 1e-10): a sphere
 /// deep in an ellipsoid, answered by GJK on the sphere's centre (depth = radius - distance from
 /// the centre to the ellipsoid). With the barycentric iterate GJK stalled (|x| unchanged between

@@ -21,8 +21,9 @@
 //!   `d = (v - p)·n`, `w = v - d n`, `dist = -d (n·u)` (plus `margin / 2` for the capsule line,
 //!   which runs through the inflated contact point), `pos = w - dist/2 · u`; the normal is `-u`
 //!   when the reference face is geom 1's and `-n` when it is geom 2's (from geom 1 to geom 2);
-//! - points farther than the margin from the reference plane are dropped, and so are points
-//!   deeper than the reference shape itself (a safety net of this port).
+//! - points farther than the margin from the reference plane are dropped; deeper points are
+//!   kept however deep, even past the far side of the reference shape (MuJoCo 4.0.0 reports
+//!   them, e.g. a mesh straddling a thin wall).
 //!
 //! All buffers are fixed-size: polygons are truncated at [`MAX_POLYVERT`] vertices, as MuJoCo
 //! does.
@@ -527,14 +528,6 @@ struct Clip<'a> {
     ref_is_2: bool,
     /// Added to each distance (half the margin for edges built from inflated points).
     offset: f64,
-    /// Extent of the reference shape below its face: deeper points lie outside it.
-    thickness: f64,
-}
-
-/// Extent of a shape along `-n` below the plane through `p` with normal `n`.
-fn thickness(o: &Object, p: DVec3, n: DVec3) -> f64 {
-    let mut copy = *o;
-    (p - copy.support_raw(-n)).dot(n)
 }
 
 /// Working memory of [`multicontact`] (about 30 KB), kept per thread: building and zeroing it
@@ -636,7 +629,6 @@ fn multicontact_in(
             u: n2.dir[j],
             ref_is_2: false,
             offset: 0.0,
-            thickness: thickness(o1, poly1[0], n1.dir[i]),
         };
         return polygon_clip(cs, &clip, margin, max_contacts, out);
     }
@@ -655,7 +647,6 @@ fn multicontact_in(
                 u: -n2.dir[j],
                 ref_is_2: true,
                 offset: edge_offset(o1, margin),
-                thickness: thickness(o2, poly2[0], n2.dir[j]),
             };
             return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
@@ -673,7 +664,6 @@ fn multicontact_in(
                 u: -n1.dir[j],
                 ref_is_2: false,
                 offset: edge_offset(o2, margin),
-                thickness: thickness(o1, poly1[0], n1.dir[j]),
             };
             return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
@@ -766,8 +756,8 @@ fn polygon_clip(
     let mut m = 0;
     for i in 0..npoly {
         let d = (poly[i] - p0).dot(c.normal);
-        // within the margin of the reference plane, and not beyond the reference shape
-        if d * cosang + c.offset <= margin && d >= -c.thickness && d.is_finite() {
+        // within the margin of the reference plane (no depth limit)
+        if d * cosang + c.offset <= margin && d.is_finite() {
             poly[m] = poly[i];
             m += 1;
         }
