@@ -449,15 +449,33 @@ mod parry {
         r
     }
 
-    #[test]
-    fn polyhedra_agree_with_parry() {
-        let r = compare(&[GeomType::Box, GeomType::Mesh], 11, 1200);
-        assert!(r.separated > 300 && r.penetrating > 300, "{r:?}");
-        // polytopes: both GJKs terminate exactly
-        assert!(r.dist < 1e-9 && r.normal < 1e-6, "{r:?}");
-        assert!(r.deeper < 1e-9, "{r:?}");
+    /// Bounds on an [`Agreement`]: at least `min_cases` separated and penetrating pairs each;
+    /// separated distances within `dist` of parry's (never farther than parry's by more than
+    /// 1e-9) with normals within `normal`; depths never deeper than parry's by more than
+    /// `deeper`, and equal within 1e-6 on at least 90% of penetrating pairs.
+    fn check(r: &Agreement, min_cases: usize, dist: f64, normal: f64, deeper: f64) {
+        assert!(
+            r.separated > min_cases && r.penetrating > min_cases,
+            "{r:?}"
+        );
+        assert!(
+            r.farther < 1e-9 && r.dist < dist && r.normal < normal,
+            "{r:?}"
+        );
+        assert!(r.deeper < deeper, "{r:?}");
         assert!(r.depth_agree * 10 > r.penetrating * 9, "{r:?}");
     }
+
+    #[test]
+    fn polyhedra_agree_with_parry() {
+        // polytopes: both GJKs terminate exactly
+        let r = compare(&[GeomType::Box, GeomType::Mesh], 11, 1200);
+        check(&r, 300, 1e-9, 1e-6, 1e-9);
+    }
+
+    // On curved supports parry's GJK stops up to ~1e-5 early (where the distances differ, MPR
+    // confirms ours within 1e-7: checked when this test was written), and EPA converges to a
+    // polytope face within ~1e-6 of the surface.
 
     #[test]
     fn round_shapes_agree_with_parry() {
@@ -467,28 +485,12 @@ mod parry {
             GeomType::Box,
             GeomType::Mesh,
         ];
-        let r = compare(&kinds, 12, 1600);
-        assert!(r.separated > 400 && r.penetrating > 400, "{r:?}");
-        // where they differ, MPR confirms ours within 1e-7 (checked when this test was written)
-        assert!(
-            r.farther < 1e-9 && r.dist < 2e-5 && r.normal < 1e-3,
-            "{r:?}"
-        );
-        // EPA on curved supports converges to a polytope face within ~1e-6 of the surface
-        assert!(r.deeper < 2e-6, "{r:?}");
-        assert!(r.depth_agree * 10 > r.penetrating * 9, "{r:?}");
+        check(&compare(&kinds, 12, 1600), 400, 2e-5, 1e-3, 2e-6);
     }
 
     #[test]
     fn cylinders_agree_with_parry() {
         let kinds = [GeomType::Cylinder, GeomType::Box, GeomType::Sphere];
-        let r = compare(&kinds, 13, 900);
-        assert!(r.separated > 200 && r.penetrating > 200, "{r:?}");
-        assert!(
-            r.farther < 1e-9 && r.dist < 2e-5 && r.normal < 1e-3,
-            "{r:?}"
-        );
-        assert!(r.deeper < 2e-6, "{r:?}");
-        assert!(r.depth_agree * 10 > r.penetrating * 9, "{r:?}");
+        check(&compare(&kinds, 13, 900), 200, 2e-5, 1e-3, 2e-6);
     }
 }
