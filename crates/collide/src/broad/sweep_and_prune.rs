@@ -263,8 +263,17 @@ fn coarse_key(x: f64) -> u32 {
 /// The grid has at most one cell per this many boxes (a single cell for small scenes).
 const BOXES_PER_CELL: usize = 32;
 
-/// Grid cells are this many times the median box extent (along y, and along z).
-const CELL_PER_EXTENT: f64 = 8.0;
+/// Grid cells are this many times the median box extent (along y, and along z): small scenes
+/// sit in cache, where each candidate tested costs more than copying a box into one more
+/// cell; in large scenes the scattered copies cost more (measured with the `broad_scale` bench
+/// and the humanoid crowd).
+fn cell_per_extent(n: usize) -> f64 {
+    if n < 1 << 16 {
+        4.0
+    } else {
+        8.0
+    }
+}
 
 /// Boxes covering more cells than this are swept against all boxes instead of being copied
 /// into every cell.
@@ -274,6 +283,17 @@ const LARGE_SPAN: usize = 16;
 #[inline]
 fn is_empty(b: &[f64; 6]) -> bool {
     !((b[0] <= b[1]) & (b[2] <= b[3]) & (b[4] <= b[5]))
+}
+
+/// Writes `p` at `v[*count]` (growing `v` when full) and advances the count.
+#[inline]
+fn push_at(v: &mut Vec<(u32, u32)>, count: &mut usize, p: (u32, u32)) {
+    if *count < v.len() {
+        v[*count] = p;
+    } else {
+        v.push(p);
+    }
+    *count += 1;
 }
 
 /// Median of `v` (reordered), or 0 when empty.
@@ -302,18 +322,18 @@ impl SweepAndPrune {
     /// lower bound above its upper bound, or NaN, on some axis) overlaps nothing.
     ///
     /// The boxes are sorted by a coarse key of their lower x bound ([`coarse_key`]). The order
-    /// is kept between calls: when the same boxes come back (same count) nearly in order, their
-    /// new keys are written into the previous order and it is repaired by insertion sort, which
-    /// costs O(n) when the boxes moved little (warm start); otherwise (many descents, or past a
-    /// swap budget) it is sorted afresh.
+    /// is kept between calls: when the same number of boxes comes back, they are read in the
+    /// previous order into records of the sweep, which are repaired by insertion sort when few
+    /// are out of place (O(n) for small motions), or else sorted by key and permuted (the
+    /// permutation stays local when the boxes moved little). Otherwise they are sorted afresh.
     ///
-    /// The (y, z) plane is cut into a grid of cells about twice the median box extent (one
+    /// The (y, z) plane is cut into a grid of cells a few times the median box extent (one
     /// cell for small scenes, at most one cell per [`BOXES_PER_CELL`] boxes). Each box is
     /// copied, in x order, into every cell its y–z extent covers; in each cell, every box is
     /// tested against the later boxes that start before it ends along x, and a pair is reported
     /// only by the cell holding the lower corner of its y–z overlap. Boxes covering more than
     /// [`LARGE_SPAN`] cells are instead tested against every box of their x range. Pairs are
-    /// emitted in no particular order (deterministic for given boxes).
+    /// emitted in no particular order (deterministic for given boxes and call history).
     ///
     /// Boxes flagged in `asleep` (indexed like the boxes; may be empty) are never tested against
     /// each other. Box indices must fit in 31 bits.
@@ -420,6 +440,8 @@ impl SweepAndPrune {
         self.cell_boxes
             .resize(self.cell_start[ncell], Packed::default());
 
+        // pairs found so far: `cand[..count]` (emitted together at the end)
+        let mut count = 0usize;
         // copy the boxes into their cells in x order (`cell_start[c]` serves as the write
         // cursor of cell `c`); each box also meets the large boxes that come after it in x
         // order and start before it ends
@@ -437,8 +459,7 @@ impl SweepAndPrune {
                     break;
                 }
                 if b.overlaps(l) {
-                    let (i, j) = b.pair(l);
-                    emit(i as usize, j as usize);
+                    push_at(&mut self.cand, &mut count, b.pair(l));
                 }
             }
             let (y0, y1, z0, z1) = grid.cells(b.lo_y, b.hi_y, b.lo_z, b.hi_z);
@@ -466,8 +487,7 @@ impl SweepAndPrune {
                     break;
                 }
                 if !b.is_empty() && b.overlaps(l) {
-                    let (i, j) = b.pair(l);
-                    emit(i as usize, j as usize);
+                    push_at(&mut self.cand, &mut count, b.pair(l));
                 }
             }
         }
@@ -475,7 +495,6 @@ impl SweepAndPrune {
         // each box against the later boxes of its cell that start before it ends along x;
         // candidates are written unconditionally and kept by advancing the count (the outcome
         // of the overlap test is hard to predict, a branch on it would mispredict often)
-        let mut count = 0usize;
         for cy in 0..grid.ny {
             for cz in 0..grid.nz {
                 let c = cy * grid.nz + cz;
@@ -509,7 +528,7 @@ impl SweepAndPrune {
         }
     }
 
-    /// The (y, z) grid for these boxes: cells [`CELL_PER_EXTENT`] times the median extent of
+    /// The (y, z) grid for these boxes: cells [`cell_per_extent`] times the median extent of
     /// sampled boxes, over the range of the non-empty boxes' lower bounds, at most one cell per
     /// [`BOXES_PER_CELL`] boxes.
     fn grid(&mut self, boxes: &Intervals) -> Grid {
@@ -558,7 +577,8 @@ impl SweepAndPrune {
             );
             *e = median(&mut self.samples);
         }
-        let (mut wy, mut wz) = (CELL_PER_EXTENT * extent[0], CELL_PER_EXTENT * extent[1]);
+        let k = cell_per_extent(n);
+        let (mut wy, mut wz) = (k * extent[0], k * extent[1]);
         // flat or thin scenes: a zero-extent axis gets a single cell
         let (mut ny, mut inv_y) = axis_cells(y1 - y0, wy);
         let (mut nz, mut inv_z) = axis_cells(z1 - z0, wz);
