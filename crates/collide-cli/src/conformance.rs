@@ -356,7 +356,9 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
         "model", "pairs", "found %", "touch", "extra", "count %", "dist err", "nrm err", "status"
     );
     let at = |w: Option<(usize, usize, usize)>| {
-        w.map_or(String::new(), |(s, a, b)| format!("state {s} pair ({a},{b})"))
+        w.map_or(String::new(), |(s, a, b)| {
+            format!("state {s} pair ({a},{b})")
+        })
     };
     for r in reports.iter().filter(|r| r.contacts.convex.pairs > 0) {
         let c = &r.contacts.convex;

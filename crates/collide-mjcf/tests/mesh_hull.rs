@@ -448,4 +448,3 @@ fn oracle_match() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
-
