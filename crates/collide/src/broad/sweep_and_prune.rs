@@ -387,8 +387,8 @@ impl SweepAndPrune {
             }
             // a shuffled order (descents at a sizeable fraction of the boxes) is cheaper to
             // sort afresh than to repair
-            sorted = descents <= n / 16 + 4
-                && insertion_sort_within(&mut self.packed, 8 * n + 64, Packed::sort_key);
+            sorted = descents <= n / 32 + 4
+                && insertion_sort_within(&mut self.packed, n + 64, Packed::sort_key);
             if !sorted {
                 // sort positions by key and permute: the boxes mostly move a short way, so the
                 // reads stay close to each other (`cell_boxes` serves as the scratch)
