@@ -146,6 +146,14 @@ impl Grid {
     /// Cell ranges `(cy0, cy1, cz0, cz1)` (inclusive) that a box's y and z extent covers.
     #[inline]
     fn cells(&self, lo_y: f64, hi_y: f64, lo_z: f64, hi_z: f64) -> (usize, usize, usize, usize) {
+        if self.nz == 1 {
+            // strips along y
+            let (y0, y1) = (
+                axis_cell(lo_y, self.y0, self.inv_y, self.ny),
+                axis_cell(hi_y, self.y0, self.inv_y, self.ny),
+            );
+            return (y0, y1, 0, 0);
+        }
         (
             axis_cell(lo_y, self.y0, self.inv_y, self.ny),
             axis_cell(hi_y, self.y0, self.inv_y, self.ny),
@@ -169,6 +177,8 @@ pub struct SweepAndPrune {
     /// `packed`.
     large: Vec<Packed>,
     large_pos: Vec<usize>,
+    /// Upper grid cells `cy << 16 | cz` of the boxes, indexed like `packed`.
+    upper: Vec<u32>,
     /// Sampled box extents along y and z (grid sizing).
     samples: Vec<f64>,
     /// Candidate pairs `(lower id, higher id)`; entries past the count are scratch.
@@ -387,8 +397,8 @@ impl SweepAndPrune {
             }
             // a shuffled order (descents at a sizeable fraction of the boxes) is cheaper to
             // sort afresh than to repair
-            sorted = descents <= n / 32 + 4
-                && insertion_sort_within(&mut self.packed, n + 64, Packed::sort_key);
+            sorted = descents <= n / 16 + 4
+                && insertion_sort_within(&mut self.packed, 2 * n + 64, Packed::sort_key);
             if !sorted {
                 // sort positions by key and permute: the boxes mostly move a short way, so the
                 // reads stay close to each other (`cell_boxes` serves as the scratch)
@@ -426,11 +436,15 @@ impl SweepAndPrune {
         self.cell_start.resize(ncell + 1, 0);
         self.large.clear();
         self.large_pos.clear();
-        for (q, b) in self.packed.iter().enumerate() {
+        self.upper.clear();
+        self.upper.resize(n, 0);
+        for (q, b) in self.packed.iter_mut().enumerate() {
             if b.is_empty() {
                 continue;
             }
             let (y0, y1, z0, z1) = grid.cells(b.lo_y, b.hi_y, b.lo_z, b.hi_z);
+            (b.cy, b.cz) = (y0 as u16, z0 as u16);
+            self.upper[q] = ((y1 as u32) << 16) | z1 as u32;
             if (y1 - y0 + 1) * (z1 - z0 + 1) > LARGE_SPAN {
                 self.large.push(*b);
                 self.large_pos.push(q);
@@ -470,13 +484,12 @@ impl SweepAndPrune {
                     push_at(&mut self.cand, &mut count, b.pair(l));
                 }
             }
-            let (y0, y1, z0, z1) = grid.cells(b.lo_y, b.hi_y, b.lo_z, b.hi_z);
-            let mut b = *b;
-            (b.cy, b.cz) = (y0 as u16, z0 as u16);
+            let (y0, z0) = (b.cy as usize, b.cz as usize);
+            let (y1, z1) = ((self.upper[q] >> 16) as usize, (self.upper[q] & 0xFFFF) as usize);
             for cy in y0..=y1 {
                 for c in cy * grid.nz + z0..=cy * grid.nz + z1 {
                     let w = &mut self.cell_start[c];
-                    self.cell_boxes[*w] = b;
+                    self.cell_boxes[*w] = *b;
                     *w += 1;
                 }
             }
