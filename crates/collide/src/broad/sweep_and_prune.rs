@@ -485,7 +485,10 @@ impl SweepAndPrune {
                 }
             }
             let (y0, z0) = (b.cy as usize, b.cz as usize);
-            let (y1, z1) = ((self.upper[q] >> 16) as usize, (self.upper[q] & 0xFFFF) as usize);
+            let (y1, z1) = (
+                (self.upper[q] >> 16) as usize,
+                (self.upper[q] & 0xFFFF) as usize,
+            );
             for cy in y0..=y1 {
                 for c in cy * grid.nz + z0..=cy * grid.nz + z1 {
                     let w = &mut self.cell_start[c];
