@@ -399,9 +399,10 @@ impl SweepAndPrune {
             // sort afresh than to repair
             sorted = descents <= n / 16 + 4
                 && insertion_sort_within(&mut self.packed, 2 * n + 64, Packed::sort_key);
-            if !sorted {
+            if !sorted && n >= STRIPS_BELOW {
                 // sort positions by key and permute: the boxes mostly move a short way, so the
-                // reads stay close to each other (`cell_boxes` serves as the scratch)
+                // reads stay close to each other (`cell_boxes` serves as the scratch); small
+                // scenes sit in cache and sort afresh (below) at less cost
                 self.order.clear();
                 self.order.extend(
                     (self.packed.iter().enumerate())
