@@ -190,7 +190,6 @@ impl BroadPhase {
         }
         self.box_asleep.clear();
         self.box_asleep.resize(nswept, false);
-        let (lo_all, hi_all) = (&mut self.boxes.lo, &mut self.boxes.hi);
         for (k, &b) in self.swept.iter().enumerate() {
             let asleep = self.asleep.get(b).copied().unwrap_or(false);
             self.box_asleep[k] = asleep;
@@ -220,10 +219,7 @@ impl BroadPhase {
                     hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
                 }
             }
-            for a in 0..3 {
-                lo_all[a][k] = lo[a];
-                hi_all[a][k] = hi[a];
-            }
+            self.boxes.set(k, lo, hi);
         }
 
         let swept = &self.swept;
