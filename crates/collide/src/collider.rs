@@ -36,8 +36,9 @@ pub struct Stats {
     pub geom_pairs: usize,
     /// Contacts produced.
     pub contacts: usize,
-    /// Geom pairs that need the general convex collider, which is not implemented yet: they are
-    /// counted here (and listed by [`Collider::unsupported_pairs`]), not silently dropped.
+    /// Geom pairs that could not be collided: a mesh geom without a collision hull (a model
+    /// built by hand rather than by the MJCF compiler). They are counted here and listed by
+    /// [`Collider::unsupported_pairs`], not silently dropped.
     pub unsupported: usize,
 }
 
@@ -116,7 +117,7 @@ impl<'m> Collider<'m> {
         self.broad.set_asleep(self.model, asleep);
     }
 
-    /// Geom pairs of the last call that need the convex collider (not implemented yet).
+    /// Geom pairs of the last call that could not be collided (see [`Stats::unsupported`]).
     pub fn unsupported_pairs(&self) -> &[(usize, usize)] {
         &self.unsupported
     }
