@@ -696,6 +696,31 @@ mod tests {
         b
     }
 
+    /// One sweep through three calls on `spec`: cold, after a small motion (order repaired),
+    /// after a large one (order re-sorted); per call, (sweep's pairs sorted, brute force).
+    #[allow(clippy::type_complexity)]
+    fn three_calls(
+        spec: &[(u8, [f64; 3], [f64; 3])],
+        sleep: &[bool],
+    ) -> Vec<(Vec<(usize, usize)>, Vec<(usize, usize)>)> {
+        let mut sap = SweepAndPrune::default();
+        let shifts: [&dyn Fn(usize) -> f64; 3] = [
+            &|_| 0.0,
+            &|k| ((k * 7919) % 13) as f64 * 0.01 - 0.06,
+            &|k| ((k * 31) % 17) as f64 * 2.0 - 16.0,
+        ];
+        shifts
+            .iter()
+            .map(|shift| {
+                let b = mixed_boxes(spec, shift);
+                let mut got = Vec::new();
+                sap.overlapping_pairs(&b, sleep, |i, j| got.push((i, j)));
+                got.sort_unstable();
+                (got, brute_asleep(&b, sleep))
+            })
+            .collect()
+    }
+
     proptest! {
         #[test]
         fn equals_brute_force(boxes in proptest::collection::vec(
@@ -725,19 +750,8 @@ mod tests {
                 .into_iter()
                 .map(|(k, c, h)| (k, [c[0], c[1], if flat { 0.0 } else { c[2] }], h))
                 .collect();
-            let mut sap = SweepAndPrune::default();
-            // a cold call, a small motion (order repaired), a large one (order re-sorted)
-            let shifts: [&dyn Fn(usize) -> f64; 3] = [
-                &|_| 0.0,
-                &|k| ((k * 7919) % 13) as f64 * 0.01 - 0.06,
-                &|k| ((k * 31) % 17) as f64 * 2.0 - 16.0,
-            ];
-            for (step, shift) in shifts.iter().enumerate() {
-                let b = mixed_boxes(&spec, shift);
-                let mut got = Vec::new();
-                sap.overlapping_pairs(&b, &sleep, |i, j| got.push((i, j)));
-                got.sort_unstable();
-                prop_assert_eq!(got, brute_asleep(&b, &sleep), "step {}", step);
+            for (step, (got, want)) in three_calls(&spec, &sleep).into_iter().enumerate() {
+                prop_assert_eq!(got, want, "step {}", step);
             }
         }
     }
@@ -762,18 +776,8 @@ mod tests {
                 })
                 .collect();
             let sleep: Vec<bool> = (0..spec.len()).map(|_| next() < 0.3).collect();
-            let mut sap = SweepAndPrune::default();
-            let shifts: [&dyn Fn(usize) -> f64; 3] = [
-                &|_| 0.0,
-                &|k| ((k * 7919) % 13) as f64 * 0.01 - 0.06,
-                &|k| ((k * 31) % 17) as f64 * 2.0 - 16.0,
-            ];
-            for (step, shift) in shifts.iter().enumerate() {
-                let b = mixed_boxes(&spec, shift);
-                let mut got = Vec::new();
-                sap.overlapping_pairs(&b, &sleep, |i, j| got.push((i, j)));
-                got.sort_unstable();
-                prop_assert_eq!(got, brute_asleep(&b, &sleep), "step {}", step);
+            for (step, (got, want)) in three_calls(&spec, &sleep).into_iter().enumerate() {
+                prop_assert_eq!(got, want, "step {}", step);
             }
         }
     }
