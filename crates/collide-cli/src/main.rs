@@ -227,10 +227,11 @@ fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
             "body_pairs": stats.body_pairs,
             "geom_pairs": stats.geom_pairs,
             "unsupported_pairs": unsupported,
+            "ccd_exhausted": stats.ccd_exhausted,
         }));
         if stats.unsupported > 0 {
             eprintln!(
-                "warning: {} geom pairs need the convex collider, which is not implemented yet; their contacts are missing",
+                "warning: {} geom pairs involve a mesh without a collision hull; their contacts are missing",
                 stats.unsupported
             );
         }
@@ -249,10 +250,7 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), S
     let mut stats = collide::Stats::default();
     for p in &poses {
         let s = collider.detect(p, &mut buf);
-        stats.body_pairs += s.body_pairs;
-        stats.geom_pairs += s.geom_pairs;
-        stats.contacts += s.contacts;
-        stats.unsupported += s.unsupported;
+        stats += s;
     }
     let iters = if iters > 0 {
         iters

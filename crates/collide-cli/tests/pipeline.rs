@@ -257,3 +257,43 @@ fn sleeping_bodies_skip_each_other_and_static_geometry() {
     c.detect(&poses, &mut again);
     assert_eq!(again, all);
 }
+
+#[test]
+fn convex_budget_exhaustion_is_counted_not_silent() {
+    // two deeply overlapping ellipsoids: EPA needs many expansions on curved supports
+    let xml = |iters: usize| {
+        format!(
+            r#"<mujoco><option ccd_iterations="{iters}"/><worldbody>
+            <body><freejoint/><geom type="ellipsoid" size=".3 .2 .1"/></body>
+            <body pos=".1 .05 .02" euler="20 30 40"><freejoint/>
+              <geom type="ellipsoid" size=".25 .15 .12"/></body>
+            </worldbody></mujoco>"#
+        )
+    };
+    let run = |iters: usize| {
+        let m = model(&xml(iters));
+        let mut poses = Poses::new(&m);
+        forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("kinematics");
+        let mut out = Vec::new();
+        let stats = Collider::new(&m)
+            .expect("collider")
+            .detect(&poses, &mut out);
+        (stats, out)
+    };
+    // GJK itself runs out: no contact can be claimed (MuJoCo's rule), but the pair is counted
+    let (gjk_out, c_gjk) = run(3);
+    assert_eq!(gjk_out.geom_pairs, 1);
+    assert_eq!(gjk_out.ccd_exhausted, 1, "{gjk_out:?}");
+    assert!(c_gjk.is_empty());
+    // GJK converges, EPA runs out: the best estimate is reported, and counted
+    let (tight, c_tight) = run(8);
+    assert_eq!(
+        tight.ccd_exhausted, 1,
+        "8 expansions cannot converge: {tight:?}"
+    );
+    assert_eq!(c_tight.len(), 1, "the best estimate is still reported");
+    let (ample, c_ample) = run(1000);
+    assert_eq!(ample.ccd_exhausted, 0, "{ample:?}");
+    // the budget-limited depth is a lower bound of the converged one
+    assert!(c_tight[0].dist >= c_ample[0].dist - 1e-12);
+}

@@ -11,7 +11,7 @@ use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, GeomType, Model};
-use crate::narrow::convex::{convex_pair, CcdOptions, ConvexGeom};
+use crate::narrow::convex::{convex_pair, convex_pair_report, CcdOptions, ConvexGeom};
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::plane_convex::plane_convex;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
@@ -40,6 +40,10 @@ pub struct Stats {
     /// built by hand rather than by the MJCF compiler). They are counted here and listed by
     /// [`Collider::unsupported_pairs`], not silently dropped.
     pub unsupported: usize,
+    /// Convex pairs (native GJK/EPA; height-field prisms not counted) whose solver ran out of
+    /// its iteration budget (`option/@ccd_iterations`, EPA at most 100 expansions): their
+    /// contact is the best estimate found, not converged to `ccd_tolerance`.
+    pub ccd_exhausted: usize,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -48,6 +52,7 @@ impl std::ops::AddAssign for Stats {
         self.geom_pairs += o.geom_pairs;
         self.contacts += o.contacts;
         self.unsupported += o.unsupported;
+        self.ccd_exhausted += o.ccd_exhausted;
     }
 }
 
@@ -408,6 +413,13 @@ impl<'m> Collider<'m> {
                     Dispatch::PlaneConvex => plane_convex(&c1, &c2, threshold, &mut self.pre),
                     Dispatch::HFieldConvex => {
                         hfield_convex(&c1, &c2, threshold, opt, &mut self.pre)
+                    }
+                    _ if opt.native => {
+                        let rep = convex_pair_report(&c1, &c2, threshold, opt, &mut self.pre);
+                        if rep.gjk_exhausted || rep.epa_exhausted {
+                            stats.ccd_exhausted += 1;
+                        }
+                        rep.ncon
                     }
                     _ => convex_pair(&c1, &c2, threshold, opt, &mut self.pre),
                 }
