@@ -352,58 +352,6 @@ fn at_most_fifty_contacts() {
 // fuzz
 // ------------------------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.next()
-    }
-    fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            let l = v.length();
-            if l > 0.1 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-    fn rot(&mut self) -> DMat3 {
-        DMat3::from_axis_angle(self.unit(), self.range(0.0, std::f64::consts::TAU))
-    }
-}
-
-/// Support value of a convex geom along world direction `u`.
-fn support(g: &ConvexGeom, u: DVec3) -> f64 {
-    let l = g.mat.transpose() * u;
-    let s = g.size;
-    let local = match g.kind {
-        GeomType::Sphere => s.x,
-        GeomType::Capsule => s.x + s.y * l.z.abs(),
-        GeomType::Ellipsoid => (s * l).length(),
-        GeomType::Cylinder => s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs(),
-        GeomType::Box => l.abs().dot(s),
-        GeomType::Mesh => g
-            .hull
-            .unwrap()
-            .vert
-            .iter()
-            .map(|v| v.dot(l))
-            .fold(f64::NEG_INFINITY, f64::max),
-        _ => unreachable!(),
-    };
-    local + u.dot(g.pos)
-}
-
 #[test]
 fn fuzz_no_panic_no_nan_contacts_near_both() {
     let doc = load(DATA);

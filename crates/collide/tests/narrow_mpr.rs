@@ -238,67 +238,6 @@ fn unsupported_inputs_give_nothing() {
 // fuzz
 // ------------------------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.next()
-    }
-    fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            let l = v.length();
-            if l > 0.1 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-    fn rot(&mut self) -> DMat3 {
-        DMat3::from_axis_angle(self.unit(), self.range(0.0, std::f64::consts::TAU))
-    }
-}
-
-/// Support value `h(u)` of a geom (world direction `u`) and its centre.
-fn support(g: &ConvexGeom, u: DVec3) -> f64 {
-    let l = g.mat.transpose() * u;
-    let s = g.size;
-    let local = match g.kind {
-        GeomType::Sphere => s.x,
-        GeomType::Capsule => s.x + s.y * l.z.abs(),
-        GeomType::Ellipsoid => (s * l).length(),
-        GeomType::Cylinder => s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs(),
-        GeomType::Box => l.abs().dot(s),
-        GeomType::Mesh => g
-            .hull
-            .unwrap()
-            .vert
-            .iter()
-            .map(|v| v.dot(l))
-            .fold(f64::NEG_INFINITY, f64::max),
-        _ => unreachable!(),
-    };
-    local + u.dot(g.pos)
-}
-
-fn outside_by(g: &ConvexGeom, p: DVec3, rng: &mut Rng) -> f64 {
-    (0..64)
-        .map(|_| {
-            let u = rng.unit();
-            u.dot(p) - support(g, u)
-        })
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
 #[test]
 fn fuzz_no_panic_no_nan_contacts_on_shapes() {
     let doc = load(DATA);

@@ -287,59 +287,6 @@ fn ellipsoid_contact_is_support_point() {
 // fuzz: random planes, ellipsoids and oracle meshes at random poses
 // ------------------------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.next()
-    }
-    fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            let l = v.length();
-            if l > 0.1 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-    fn rot(&mut self) -> DMat3 {
-        DMat3::from_axis_angle(self.unit(), self.range(0.0, std::f64::consts::TAU))
-    }
-}
-
-/// Largest violation of `u·(p - pos) <= h(u)` over sampled directions (support-based
-/// containment of `p` in the shape).
-fn outside_by(g: &ConvexGeom, p: DVec3, rng: &mut Rng) -> f64 {
-    let mut worst = f64::NEG_INFINITY;
-    for _ in 0..64 {
-        let u = rng.unit();
-        let l = g.mat.transpose() * u;
-        let h = match g.kind {
-            GeomType::Ellipsoid => (g.size * l).length(),
-            GeomType::Mesh => g
-                .hull
-                .unwrap()
-                .vert
-                .iter()
-                .map(|v| v.dot(l))
-                .fold(f64::NEG_INFINITY, f64::max),
-            _ => unreachable!(),
-        };
-        worst = worst.max(u.dot(p - g.pos) - h);
-    }
-    worst
-}
-
 #[test]
 fn fuzz_no_panic_no_nan_contacts_on_shapes() {
     let doc = load(DATA);

@@ -2,7 +2,7 @@
 //! layout (geoms, mesh hulls, height fields) and the tolerance-based comparison with its report.
 #![allow(dead_code)]
 
-use collide::glam::DVec3;
+use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::{CcdOptions, ConvexGeom};
 use collide::narrow::PreContact;
 use collide::{ConvexHull, GeomType, HField};
@@ -260,4 +260,72 @@ impl Stats {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// fuzz helpers
+// ------------------------------------------------------------------------------------------
+
+/// A small deterministic generator (xorshift64) for the fuzz tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn range(&mut self, a: f64, b: f64) -> f64 {
+        a + (b - a) * self.next()
+    }
+    pub fn unit(&mut self) -> DVec3 {
+        loop {
+            let v = DVec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            let l = v.length();
+            if l > 0.1 && l <= 1.0 {
+                return v / l;
+            }
+        }
+    }
+    pub fn rot(&mut self) -> DMat3 {
+        DMat3::from_axis_angle(self.unit(), self.range(0.0, std::f64::consts::TAU))
+    }
+}
+
+/// Support value `h(u)` of a geom along world direction `u` (centre included).
+pub fn support(g: &ConvexGeom, u: DVec3) -> f64 {
+    let l = g.mat.transpose() * u;
+    let s = g.size;
+    let local = match g.kind {
+        GeomType::Sphere => s.x,
+        GeomType::Capsule => s.x + s.y * l.z.abs(),
+        GeomType::Ellipsoid => (s * l).length(),
+        GeomType::Cylinder => s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs(),
+        GeomType::Box => l.abs().dot(s),
+        GeomType::Mesh => g
+            .hull
+            .unwrap()
+            .vert
+            .iter()
+            .map(|v| v.dot(l))
+            .fold(f64::NEG_INFINITY, f64::max),
+        _ => unreachable!(),
+    };
+    local + u.dot(g.pos)
+}
+
+/// Largest violation of `u·p <= h(u)` over 64 sampled directions (support-based
+/// containment of `p` in the shape).
+pub fn outside_by(g: &ConvexGeom, p: DVec3, rng: &mut Rng) -> f64 {
+    (0..64)
+        .map(|_| {
+            let u = rng.unit();
+            u.dot(p) - support(g, u)
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
 }
