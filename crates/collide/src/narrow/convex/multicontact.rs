@@ -634,36 +634,27 @@ fn multicontact_in(
     }
 
     // edge of geom 1 on a face of geom 2, else edge of geom 2 on a face of geom 1
-    if f1.dim < 3 {
-        edges.clear();
-        edge_dirs(o1, &f1, x1, edges);
-        if let Some((i, j)) = aligned_face_edge(edges, n2, dir) {
-            let edge = [edges.start.unwrap_or(f1.pos[0]), edges.end[i]];
-            let nf2 = face_polygon(o2, n2.id[j], poly2);
-            let clip = Clip {
-                reference: &poly2[..nf2],
-                normal: n2.dir[j],
-                incident: &edge,
-                u: -n2.dir[j],
-                ref_is_2: true,
-                offset: edge_offset(o1, margin),
-            };
-            return polygon_clip(cs, &clip, margin, max_contacts, out);
+    let sides = [
+        (o1, &f1, x1, &*n2, o2, dir, true),
+        (o2, &f2, x2, &*n1, o1, dir_neg, false),
+    ];
+    for (oe, fe, xe, faces, of, d, ref_is_2) in sides {
+        if fe.dim >= 3 {
+            continue;
         }
-    }
-    if f2.dim < 3 {
         edges.clear();
-        edge_dirs(o2, &f2, x2, edges);
-        if let Some((i, j)) = aligned_face_edge(edges, n1, dir_neg) {
-            let edge = [edges.start.unwrap_or(f2.pos[0]), edges.end[i]];
-            let nf1 = face_polygon(o1, n1.id[j], poly1);
+        edge_dirs(oe, fe, xe, edges);
+        if let Some((i, j)) = aligned_face_edge(edges, faces, d) {
+            let edge = [edges.start.unwrap_or(fe.pos[0]), edges.end[i]];
+            let poly = if ref_is_2 { &mut *poly2 } else { &mut *poly1 };
+            let nf = face_polygon(of, faces.id[j], poly);
             let clip = Clip {
-                reference: &poly1[..nf1],
-                normal: n1.dir[j],
+                reference: &poly[..nf],
+                normal: faces.dir[j],
                 incident: &edge,
-                u: -n1.dir[j],
-                ref_is_2: false,
-                offset: edge_offset(o2, margin),
+                u: -faces.dir[j],
+                ref_is_2,
+                offset: edge_offset(oe, margin),
             };
             return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
