@@ -1403,6 +1403,26 @@ fn exact_leaf(
     ctx.offer(raw, ia, ib);
 }
 
+/// Which parts of a fish (its tree `t`) may touch the node `other` at `pother`, through the
+/// fish tree when that layer is on (not against the border, which bounds nothing), and
+/// whether the tree was used (it has then tested each hit leaf's 8-DOP already).
+fn fish_parts_hit(
+    t: &FishTree<'_>,
+    other: Node<'_>,
+    pother: &Pose,
+    ctx: &mut Ctx,
+) -> ([bool; FISH_PARTS], bool) {
+    if !ctx.layers.fish_tree || matches!(other, Node::Border(_)) {
+        return ([true; FISH_PARTS], false);
+    }
+    let (circle, kdop) = node_bounds(other, pother);
+    let scale = t.root.0.abs().max_element() + t.root.1 + circle.0.abs().max_element() + circle.1;
+    let slack = ctx.slack(scale);
+    let (h, tests) = t.query((circle.0, circle.1 + slack), &kdop.inflate(slack));
+    ctx.stats.bound_tests += tests;
+    (h, true)
+}
+
 /// Bounding circle and 8-DOP of any node (for the fish-tree query).
 fn node_bounds(n: Node, p: &Pose) -> ((DVec2, f64), Kdop8) {
     match n {
@@ -1533,20 +1553,7 @@ fn pair(
         (Node::Fish(f, j), _) => {
             let t = FishTree::new(f, *pa, j);
             let off = ia.unwrap_or(0);
-            let hits = if ctx.layers.fish_tree && !matches!(b, Node::Border(_)) {
-                let (circle, kdop) = node_bounds(b, pb);
-                let scale = t.root.0.abs().max_element()
-                    + t.root.1
-                    + circle.0.abs().max_element()
-                    + circle.1;
-                let slack = ctx.slack(scale);
-                let (h, tests) = t.query((circle.0, circle.1 + slack), &kdop.inflate(slack));
-                ctx.stats.bound_tests += tests;
-                h
-            } else {
-                [true; FISH_PARTS]
-            };
-            let tree_used = ctx.layers.fish_tree && !matches!(b, Node::Border(_));
+            let (hits, tree_used) = fish_parts_hit(&t, b, pb, ctx);
             for i in 0..FISH_PARTS {
                 if !hits[i] {
                     continue;
@@ -1574,20 +1581,7 @@ fn pair(
         (_, Node::Fish(f, j)) => {
             let t = FishTree::new(f, *pb, j);
             let off = ib.unwrap_or(0);
-            let hits = if ctx.layers.fish_tree && !matches!(a, Node::Border(_)) {
-                let (circle, kdop) = node_bounds(a, pa);
-                let scale = t.root.0.abs().max_element()
-                    + t.root.1
-                    + circle.0.abs().max_element()
-                    + circle.1;
-                let slack = ctx.slack(scale);
-                let (h, tests) = t.query((circle.0, circle.1 + slack), &kdop.inflate(slack));
-                ctx.stats.bound_tests += tests;
-                h
-            } else {
-                [true; FISH_PARTS]
-            };
-            let tree_used = ctx.layers.fish_tree && !matches!(a, Node::Border(_));
+            let (hits, tree_used) = fish_parts_hit(&t, a, pa, ctx);
             for i in 0..FISH_PARTS {
                 if !hits[i] {
                     continue;
