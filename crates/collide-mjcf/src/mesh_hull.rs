@@ -917,9 +917,6 @@ mod qhull {
             if self.facet_list == list {
                 self.facet_list = facet;
             }
-            if self.facet_next == list {
-                self.facet_next = facet;
-            }
             self.facet_next = facet;
             self.num_facets += 1;
         }
