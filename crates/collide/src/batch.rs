@@ -130,8 +130,7 @@ impl<'m> BatchCollider<'m> {
         }
         let chunk = n.div_ceil(self.workers.len());
         let out = &mut out[..n];
-        let stats: Vec<Stats> = out
-            .par_chunks_mut(chunk)
+        out.par_chunks_mut(chunk)
             .zip(self.workers.par_iter_mut())
             .enumerate()
             .map(|(c, (outs, collider))| {
@@ -141,10 +140,10 @@ impl<'m> BatchCollider<'m> {
                 }
                 total
             })
-            .collect();
-        stats.into_iter().fold(Stats::default(), |mut a, s| {
-            a += s;
-            a
-        })
+            // integer counts: the sum does not depend on the reduction order
+            .reduce(Stats::default, |mut a, s| {
+                a += s;
+                a
+            })
     }
 }
