@@ -3,6 +3,7 @@
 //! dof-less weld groups owning a plane, whose boxes would degenerate) paired with every body.
 //! Output: body pair signatures `(b1 << 16) + b2`, sorted and unique, after the body filters.
 
+pub mod small_sweep;
 pub mod sweep_and_prune;
 
 use glam::{DMat3, DVec3};
@@ -11,6 +12,7 @@ use crate::filter::{bodies_can_collide, body_pair_allowed, signature};
 use crate::kinematics::PoseView;
 use crate::math::{eig3, quat_to_mat};
 use crate::model::{enable, GeomType, Model};
+use small_sweep::SmallSweep;
 use sweep_and_prune::{Intervals, SweepAndPrune};
 
 /// Broad-phase state built once per model; buffers are reused across calls.
@@ -30,8 +32,13 @@ pub struct BroadPhase {
     geoms_start: Vec<usize>,
     boxes: Intervals,
     sap: SweepAndPrune,
+    /// The sweep of models with few swept bodies (world axes, no principal frame); used while
+    /// no body sleeps.
+    small: Option<SmallSweep>,
     /// Per body: marked asleep by the caller (see [`BroadPhase::set_asleep`]).
     asleep: Vec<bool>,
+    /// Whether any body is asleep.
+    any_asleep: bool,
     /// Per swept box: asleep (its box is kept from an earlier call, not recomputed).
     box_asleep: Vec<bool>,
     /// Sweep frame of the previous call, kept while the principal axis stays within ~8° so
@@ -73,6 +80,62 @@ pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     let (_, q) = eig3(&cov);
     let f = quat_to_mat(q);
     [f.x_axis, f.y_axis, f.z_axis]
+}
+
+/// Whether every contact the narrow phase can report lies within the boxes of [`body_box`], in
+/// any frame: then the body pairs of any frame's sweep give MuJoCo's contacts, and the frame
+/// is free. Not so when the override margin is on while geoms have gaps (MuJoCo's boxes then
+/// leave the gaps out while the narrow phase adds them), nor for a plane on a moving body (its
+/// box is a point); such models keep MuJoCo's principal frame, pair for pair.
+fn boxes_bound_contacts<'a>(
+    m: &Model,
+    swept: &[usize],
+    geoms_of: impl Fn(usize) -> &'a [usize],
+) -> bool {
+    let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
+    swept.iter().all(|&b| {
+        geoms_of(b).iter().all(|&g| {
+            m.geom_type[g] != GeomType::Plane && !(override_margin && m.geom_gap[g] != 0.0)
+        })
+    })
+}
+
+/// The box of a body's collidable `geoms` along three orthonormal axes, where `proj(v, a)` is
+/// the component of `v` along axis `a`: per geom, the tighter of its bounding sphere and its
+/// oriented box on each axis, grown by the geom's margin and gap (half the override margin
+/// when `override_margin`).
+#[inline(always)]
+fn body_box(
+    m: &Model,
+    poses: &PoseView,
+    geoms: &[usize],
+    override_margin: bool,
+    proj: impl Fn(DVec3, usize) -> f64,
+) -> ([f64; 3], [f64; 3]) {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for &g in geoms {
+        let margin = if override_margin {
+            0.5 * m.opt.o_margin
+        } else {
+            m.geom_margin[g] + m.geom_gap[g]
+        };
+        let p = poses.geom_xpos[g];
+        let r = &poses.geom_xmat[g];
+        let aabb = &m.geom_aabb[g];
+        let acen = p + *r * DVec3::new(aabb[0], aabb[1], aabb[2]);
+        let rb = m.geom_rbound[g];
+        for a in 0..3 {
+            let rc = proj(p, a);
+            let ac = proj(acen, a);
+            let ah = (aabb[3] * proj(r.x_axis, a)).abs()
+                + (aabb[4] * proj(r.y_axis, a)).abs()
+                + (aabb[5] * proj(r.z_axis, a)).abs();
+            lo[a] = lo[a].min((rc - rb).max(ac - ah) - margin);
+            hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
+        }
+    }
+    (lo, hi)
 }
 
 /// Sorts body pair signatures `(b1 << 16) + b2` (both ids below `nbody`) with two stable
@@ -143,6 +206,13 @@ impl BroadPhase {
             }
         }
         bp.update_always_pairs(m);
+        if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
+            let swept = &bp.swept;
+            bp.small = SmallSweep::new(swept.len(), |i, j| {
+                let (b1, b2) = (swept[i], swept[j]);
+                body_pair_allowed(m, b1, b2) && bodies_can_collide(m, b1, b2)
+            });
+        }
         bp
     }
 
@@ -173,6 +243,21 @@ impl BroadPhase {
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
     pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
+        let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
+        if let Some(small) = self.small.as_mut().filter(|_| !self.any_asleep) {
+            let world = |v: DVec3, a: usize| v[a];
+            for (k, &b) in self.swept.iter().enumerate() {
+                let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
+                let (lo, hi) = body_box(m, poses, geoms, override_margin, world);
+                small.set(k, lo, hi);
+            }
+            let (swept, pairs) = (&self.swept, &mut self.pairs);
+            small.overlapping_pairs(|i, j| pairs.push(signature(swept[i], swept[j])));
+            // the principal-frame boxes were not updated
+            self.axes = None;
+            self.finish_pairs(m);
+            return;
+        }
         let fresh = principal_axes(m, poses);
         let axes = match self.axes {
             Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
@@ -180,7 +265,6 @@ impl BroadPhase {
         };
         self.axes_kept = self.axes == Some(axes);
         self.axes = Some(axes);
-        let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
 
         // boxes of sleeping bodies are kept unless the sweep frame changed
         let nswept = self.swept.len();
@@ -190,35 +274,15 @@ impl BroadPhase {
         }
         self.box_asleep.clear();
         self.box_asleep.resize(nswept, false);
+        let frame = |v: DVec3, a: usize| v.dot(axes[a]);
         for (k, &b) in self.swept.iter().enumerate() {
             let asleep = self.asleep.get(b).copied().unwrap_or(false);
             self.box_asleep[k] = asleep;
             if asleep && reuse {
                 continue;
             }
-            let mut lo = [f64::INFINITY; 3];
-            let mut hi = [f64::NEG_INFINITY; 3];
-            for &g in &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]] {
-                let margin = if override_margin {
-                    0.5 * m.opt.o_margin
-                } else {
-                    m.geom_margin[g] + m.geom_gap[g]
-                };
-                let p = poses.geom_xpos[g];
-                let r = &poses.geom_xmat[g];
-                let aabb = &m.geom_aabb[g];
-                let acen = p + *r * DVec3::new(aabb[0], aabb[1], aabb[2]);
-                let rb = m.geom_rbound[g];
-                for (a, axis) in axes.iter().enumerate() {
-                    let rc = p.dot(*axis);
-                    let ac = acen.dot(*axis);
-                    let ah = (aabb[3] * r.x_axis.dot(*axis)).abs()
-                        + (aabb[4] * r.y_axis.dot(*axis)).abs()
-                        + (aabb[5] * r.z_axis.dot(*axis)).abs();
-                    lo[a] = lo[a].min((rc - rb).max(ac - ah) - margin);
-                    hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
-                }
-            }
+            let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
+            let (lo, hi) = body_box(m, poses, geoms, override_margin, frame);
             self.boxes.set(k, lo, hi);
         }
 
@@ -239,7 +303,12 @@ impl BroadPhase {
                     pairs.push(signature(b1, b2));
                 }
             });
-        pairs.extend_from_slice(&self.always_pairs);
+        self.finish_pairs(m);
+    }
+
+    /// Adds the always-colliding pairs to the swept ones, then sorts and deduplicates.
+    fn finish_pairs(&mut self, m: &Model) {
+        self.pairs.extend_from_slice(&self.always_pairs);
         sort_signatures(
             &mut self.pairs,
             &mut self.scratch,
@@ -265,6 +334,7 @@ impl BroadPhase {
             let w = m.body_weldid[b];
             self.asleep[b] = s && w != 0 && m.body_mocapid[w].is_none();
         }
+        self.any_asleep = self.asleep.iter().any(|&s| s);
         self.update_always_pairs(m);
     }
 

@@ -1,0 +1,238 @@
+//! Sweep-and-prune for models with few swept bodies (at most [`MAX_BOXES`], e.g. one robot):
+//! world-aligned boxes in struct-of-arrays form, swept along the world axis on which the box
+//! centres spread most, in an order kept between calls and repaired by insertion sort. The
+//! static body filters are a precomputed bit matrix, so a candidate costs one bit test.
+//!
+//! For a handful of boxes the principal-axis frame and the grid of
+//! [`super::sweep_and_prune::SweepAndPrune`] cost more than they prune. Any frame gives a
+//! superset of the body pairs that can touch, so contacts do not depend on the choice.
+
+/// Largest number of boxes this sweep takes (the pair filter is one `u128` row per box).
+pub const MAX_BOXES: usize = 128;
+
+/// Switch the sweep axis only when another axis spreads the box centres this much more (the
+/// kept order stays nearly sorted while the axis stays).
+const AXIS_HYSTERESIS: f64 = 1.5;
+
+/// Sweep state for up to [`MAX_BOXES`] boxes; buffers and order are reused across calls.
+#[derive(Clone, Debug)]
+pub struct SmallSweep {
+    /// Lower and upper bounds per world axis, one entry per box.
+    lo: [Vec<f64>; 3],
+    hi: [Vec<f64>; 3],
+    /// Box indices sorted by lower bound along `axis` (as of the last call).
+    order: Vec<u16>,
+    /// The sweep axis (0, 1, 2 for x, y, z).
+    axis: usize,
+    /// Row `i`, bit `j`: boxes `i` and `j` may form a pair (static filters passed).
+    allowed: Vec<u128>,
+}
+
+impl SmallSweep {
+    /// A sweep over `n` boxes where boxes `i` and `j` may pair only if `allowed(i, j)` (asked
+    /// for `i < j`); `None` when `n` exceeds [`MAX_BOXES`].
+    pub fn new(n: usize, allowed: impl Fn(usize, usize) -> bool) -> Option<SmallSweep> {
+        if n > MAX_BOXES {
+            return None;
+        }
+        let mut rows = vec![0u128; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                if allowed(i, j) {
+                    rows[i] |= 1 << j;
+                    rows[j] |= 1 << i;
+                }
+            }
+        }
+        Some(SmallSweep {
+            lo: std::array::from_fn(|_| vec![f64::INFINITY; n]),
+            hi: std::array::from_fn(|_| vec![f64::NEG_INFINITY; n]),
+            order: (0..n as u16).collect(),
+            axis: 0,
+            allowed: rows,
+        })
+    }
+
+    /// Number of boxes.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there are no boxes.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Sets box `i` (ignored when out of range). A box with a lower bound above its upper
+    /// bound, or a NaN, on some axis is empty: it overlaps nothing.
+    pub fn set(&mut self, i: usize, lo: [f64; 3], hi: [f64; 3]) {
+        if i >= self.len() {
+            return;
+        }
+        let empty = !((lo[0] <= hi[0]) & (lo[1] <= hi[1]) & (lo[2] <= hi[2]));
+        for a in 0..3 {
+            (self.lo[a][i], self.hi[a][i]) = if empty {
+                (f64::INFINITY, f64::NEG_INFINITY)
+            } else {
+                (lo[a], hi[a])
+            };
+        }
+    }
+
+    /// Calls `emit(i, j)` (`i < j`) once for every allowed pair of boxes that overlap on all
+    /// three axes (touching counts), in no particular order.
+    pub fn overlapping_pairs(&mut self, mut emit: impl FnMut(usize, usize)) {
+        let n = self.len();
+        if n < 2 {
+            return;
+        }
+        self.choose_axis();
+        let a = self.axis;
+        let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+        let lo_a = &self.lo[a];
+        // insertion sort of the kept order (a few swaps when the boxes moved a little)
+        for k in 1..n {
+            let id = self.order[k];
+            let key = lo_a[id as usize];
+            let mut p = k;
+            while p > 0 && lo_a[self.order[p - 1] as usize] > key {
+                self.order[p] = self.order[p - 1];
+                p -= 1;
+            }
+            self.order[p] = id;
+        }
+        let (hi_a, lo_b, hi_b, lo_c, hi_c) = (
+            &self.hi[a],
+            &self.lo[b],
+            &self.hi[b],
+            &self.lo[c],
+            &self.hi[c],
+        );
+        for (p, &i) in self.order.iter().enumerate() {
+            let i = i as usize;
+            let (end, row) = (hi_a[i], self.allowed[i]);
+            if row == 0 {
+                continue;
+            }
+            for &j in &self.order[p + 1..] {
+                let j = j as usize;
+                if lo_a[j] > end {
+                    break;
+                }
+                if (row >> j) & 1 != 0
+                    && (lo_b[j] <= hi_b[i])
+                        & (lo_b[i] <= hi_b[j])
+                        & (lo_c[j] <= hi_c[i])
+                        & (lo_c[i] <= hi_c[j])
+                {
+                    emit(i.min(j), i.max(j));
+                }
+            }
+        }
+    }
+
+    /// Keeps the sweep axis unless another world axis spreads the (non-empty) box centres
+    /// [`AXIS_HYSTERESIS`] times more; a new axis starts from a fresh order.
+    fn choose_axis(&mut self) {
+        let mut spread = [0.0f64; 3];
+        for (a, s) in spread.iter_mut().enumerate() {
+            let (mut sum, mut sq, mut k) = (0.0, 0.0, 0.0);
+            for (&l, &h) in self.lo[a].iter().zip(&self.hi[a]) {
+                if l <= h {
+                    let c = l + h;
+                    sum += c;
+                    sq += c * c;
+                    k += 1.0;
+                }
+            }
+            if k > 0.0 {
+                *s = sq - sum * sum / k;
+            }
+        }
+        let best = (0..3).fold(self.axis, |b, a| if spread[a] > spread[b] { a } else { b });
+        if best != self.axis && spread[best] > AXIS_HYSTERESIS * spread[self.axis] {
+            self.axis = best;
+            for (k, o) in self.order.iter_mut().enumerate() {
+                *o = k as u16;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute(
+        boxes: &[([f64; 3], [f64; 3])],
+        allowed: impl Fn(usize, usize) -> bool,
+    ) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                let (a, b) = (boxes[i], boxes[j]);
+                if allowed(i, j) && (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k]) {
+                    v.push((i, j));
+                }
+            }
+        }
+        v
+    }
+
+    fn swept(s: &mut SmallSweep) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        s.overlapping_pairs(|i, j| v.push((i, j)));
+        v.sort_unstable();
+        v
+    }
+
+    proptest! {
+        /// Over several calls with moving boxes (warm order, axis switches), the sweep finds
+        /// exactly the allowed overlapping pairs of a brute-force test.
+        #[test]
+        fn equals_brute_force_across_calls(
+            seed in proptest::collection::vec((-3.0f64..3.0, -3.0f64..3.0, -3.0f64..3.0, 0.0f64..1.0), 1..100),
+            steps in proptest::collection::vec((-2.0f64..2.0, -2.0f64..2.0, -2.0f64..2.0), 3),
+        ) {
+            let n = seed.len();
+            let allowed = |i: usize, j: usize| (i * 7 + j * 3) % 5 != 0;
+            let mut s = SmallSweep::new(n, allowed).unwrap();
+            for (step, &(sx, sy, sz)) in steps.iter().enumerate() {
+                let boxes: Vec<_> = seed
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(x, y, z, r))| {
+                        let t = step as f64 * (k as f64 * 0.1).sin();
+                        let c = [x + sx * t, y + sy * t, z + sz * t];
+                        ([c[0] - r, c[1] - r, c[2] - r], [c[0] + r, c[1] + r, c[2] + r])
+                    })
+                    .collect();
+                for (i, &(lo, hi)) in boxes.iter().enumerate() {
+                    s.set(i, lo, hi);
+                }
+                prop_assert_eq!(swept(&mut s), brute(&boxes, allowed));
+            }
+        }
+    }
+
+    #[test]
+    fn empty_and_nan_boxes_overlap_nothing() {
+        let mut s = SmallSweep::new(4, |_, _| true).unwrap();
+        s.set(0, [0.0; 3], [1.0; 3]);
+        s.set(1, [0.5; 3], [1.5; 3]);
+        s.set(2, [f64::NAN, 0.0, 0.0], [1.0; 3]);
+        s.set(3, [0.8, 2.0, 0.0], [0.9, 1.0, 1.0]);
+        assert_eq!(swept(&mut s), vec![(0, 1)]);
+    }
+
+    #[test]
+    fn touching_boxes_overlap_and_disallowed_pairs_are_skipped() {
+        let mut s = SmallSweep::new(3, |i, j| (i, j) != (0, 2)).unwrap();
+        s.set(0, [0.0; 3], [1.0; 3]);
+        s.set(1, [1.0, 0.0, 0.0], [2.0, 1.0, 1.0]);
+        s.set(2, [0.0; 3], [1.0; 3]);
+        assert_eq!(swept(&mut s), vec![(0, 1), (1, 2)]);
+        assert!(SmallSweep::new(MAX_BOXES + 1, |_, _| true).is_none());
+    }
+}
