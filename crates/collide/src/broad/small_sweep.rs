@@ -196,7 +196,7 @@ mod tests {
             steps in proptest::collection::vec((-2.0f64..2.0, -2.0f64..2.0, -2.0f64..2.0), 3),
         ) {
             let n = seed.len();
-            let allowed = |i: usize, j: usize| (i * 7 + j * 3) % 5 != 0;
+            let allowed = |i: usize, j: usize| !(i * 7 + j * 3).is_multiple_of(5);
             let mut s = SmallSweep::new(n, allowed).unwrap();
             for (step, &(sx, sy, sz)) in steps.iter().enumerate() {
                 let boxes: Vec<_> = seed
