@@ -10,7 +10,7 @@ use crate::contact::{pair_margin_gap, pair_params, push_contacts, Contact};
 use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
-use crate::model::{disable, GeomType, Model};
+use crate::model::{disable, enable, GeomType, Model};
 use crate::narrow::convex::{convex_pair, convex_pair_report, CcdOptions, ConvexGeom};
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::plane_convex::plane_convex;
@@ -73,7 +73,17 @@ pub struct Collider<'m> {
     /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
     sort_keys: Vec<(usize, usize, usize)>,
     sort_buf: Vec<Contact>,
+    /// Whether body pairs with few geom pairs may skip the tree descent (see
+    /// [`DIRECT_LEAF_PAIRS`]).
+    direct_leaves: bool,
 }
+
+/// Body pairs with at most this many geom pairs test every geom pair with the leaf test instead
+/// of descending the two trees. The leaf pairs that pass are the same: every node box contains
+/// its geoms' boxes and is tested with the sum of the bodies' largest `margin + gap`, at least
+/// any geom pair's threshold. That holds unless the override margin replaces the geom margins
+/// (it may exceed the body margins), so models with the override keep the descent.
+pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 impl<'m> Collider<'m> {
     /// Prepares broad-phase lists and the per-body trees of `model`.
@@ -101,6 +111,7 @@ impl<'m> Collider<'m> {
             merged: Vec::new(),
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
+            direct_leaves: model.opt.enableflags & enable::OVERRIDE == 0,
         })
     }
 
@@ -178,34 +189,34 @@ impl<'m> Collider<'m> {
                 }
             } else if use_mid && !self.bvh[b1].nodes.is_empty() && !self.bvh[b2].nodes.is_empty() {
                 let start = out.len();
-                let margin = m.body_margin[b1] + m.body_margin[b2];
-                let mut stack = std::mem::take(&mut self.stack);
-                let (t1, t2) = (
-                    std::mem::take(&mut self.bvh[b1]),
-                    std::mem::take(&mut self.bvh[b2]),
-                );
-                traverse(
-                    &t1,
-                    poses.xipos[b1],
-                    &poses.ximat[b1],
-                    &t2,
-                    poses.xipos[b2],
-                    &poses.ximat[b2],
-                    margin,
-                    &mut stack,
-                    |g1, g2| {
-                        if self.geom_pair_allowed(g1, g2) {
-                            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
-                                self.narrow_filtered(
-                                    g1, g2, None, threshold, poses, out, &mut stats,
-                                );
-                            }
+                if self.direct_leaves && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS {
+                    for &g1 in geoms1 {
+                        for &g2 in geoms2 {
+                            self.collide_leaves(g1, g2, poses, out, &mut stats);
                         }
-                    },
-                );
-                self.bvh[b1] = t1;
-                self.bvh[b2] = t2;
-                self.stack = stack;
+                    }
+                } else {
+                    let margin = m.body_margin[b1] + m.body_margin[b2];
+                    let mut stack = std::mem::take(&mut self.stack);
+                    let (t1, t2) = (
+                        std::mem::take(&mut self.bvh[b1]),
+                        std::mem::take(&mut self.bvh[b2]),
+                    );
+                    traverse(
+                        &t1,
+                        poses.xipos[b1],
+                        &poses.ximat[b1],
+                        &t2,
+                        poses.xipos[b2],
+                        &poses.ximat[b2],
+                        margin,
+                        &mut stack,
+                        |g1, g2| self.collide_leaves(g1, g2, poses, out, &mut stats),
+                    );
+                    self.bvh[b1] = t1;
+                    self.bvh[b2] = t2;
+                    self.stack = stack;
+                }
                 // contacts of one body pair are ordered by geom ids (stable)
                 self.sort_by_geoms(&mut out[start..]);
             } else {
@@ -247,6 +258,22 @@ impl<'m> Collider<'m> {
         self.sort_buf
             .extend(self.sort_keys.iter().map(|&(_, _, i)| cs[i]));
         cs.copy_from_slice(&self.sort_buf);
+    }
+
+    /// A leaf pair of the mid phase: geom filters, the leaf test, then the narrow phase.
+    fn collide_leaves(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        poses: &PoseView,
+        out: &mut Vec<Contact>,
+        stats: &mut Stats,
+    ) {
+        if self.geom_pair_allowed(g1, g2) {
+            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
+                self.narrow_filtered(g1, g2, None, threshold, poses, out, stats);
+            }
+        }
     }
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
