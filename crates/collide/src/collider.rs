@@ -78,12 +78,17 @@ pub struct Collider<'m> {
     direct_leaves: bool,
 }
 
-/// Body pairs with at most this many geom pairs test every geom pair with the leaf test instead
-/// of descending the two trees. The leaf pairs that pass are the same: every node box contains
+/// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
+/// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
+/// descending the two trees (a moving body's geoms sit close together, so its tree prunes
+/// little, while static geometry spreads over the scene). The leaf pairs that pass are the same: every node box contains
 /// its geoms' boxes and is tested with the sum of the bodies' largest `margin + gap`, at least
 /// any geom pair's threshold. That holds unless the override margin replaces the geom margins
 /// (it may exceed the body margins), so models with the override keep the descent.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
+
+/// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
+pub const DIRECT_STATIC_GEOMS: usize = 8;
 
 impl<'m> Collider<'m> {
     /// Prepares broad-phase lists and the per-body trees of `model`.
@@ -189,7 +194,13 @@ impl<'m> Collider<'m> {
                 }
             } else if use_mid && !self.bvh[b1].nodes.is_empty() && !self.bvh[b2].nodes.is_empty() {
                 let start = out.len();
-                if self.direct_leaves && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS {
+                let compact =
+                    |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
+                if self.direct_leaves
+                    && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
+                    && compact(b1, geoms1.len())
+                    && compact(b2, geoms2.len())
+                {
                     for &g1 in geoms1 {
                         for &g2 in geoms2 {
                             self.collide_leaves(g1, g2, poses, out, &mut stats);
