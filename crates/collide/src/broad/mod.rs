@@ -100,42 +100,38 @@ fn boxes_bound_contacts<'a>(
     })
 }
 
-/// The box of a body's collidable `geoms` along three orthonormal axes, where `proj(v, a)` is
-/// the component of `v` along axis `a`: per geom, the tighter of its bounding sphere and its
+/// The box of a body's collidable `geoms` along three orthonormal axes, where `to_frame(v)` gives
+/// the components of `v` along the axes: per geom, the tighter of its bounding sphere and its
 /// oriented box on each axis, grown by the geom's margin and gap (half the override margin
-/// when `override_margin`).
+/// when `override_margin`). Returns the lower and upper corners.
 #[inline(always)]
 fn body_box(
     m: &Model,
     poses: &PoseView,
     geoms: &[usize],
     override_margin: bool,
-    proj: impl Fn(DVec3, usize) -> f64,
+    to_frame: impl Fn(DVec3) -> DVec3,
 ) -> ([f64; 3], [f64; 3]) {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
+    let mut lo = DVec3::INFINITY;
+    let mut hi = DVec3::NEG_INFINITY;
     for &g in geoms {
         let margin = if override_margin {
             0.5 * m.opt.o_margin
         } else {
             m.geom_margin[g] + m.geom_gap[g]
         };
-        let p = poses.geom_xpos[g];
         let r = &poses.geom_xmat[g];
-        let aabb = &m.geom_aabb[g];
-        let acen = p + *r * DVec3::new(aabb[0], aabb[1], aabb[2]);
-        let rb = m.geom_rbound[g];
-        for a in 0..3 {
-            let rc = proj(p, a);
-            let ac = proj(acen, a);
-            let ah = (aabb[3] * proj(r.x_axis, a)).abs()
-                + (aabb[4] * proj(r.y_axis, a)).abs()
-                + (aabb[5] * proj(r.z_axis, a)).abs();
-            lo[a] = lo[a].min((rc - rb).max(ac - ah) - margin);
-            hi[a] = hi[a].max((rc + rb).min(ac + ah) + margin);
-        }
+        let a = &m.geom_aabb[g];
+        let p = to_frame(poses.geom_xpos[g]);
+        let acen = to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]));
+        let ah = (to_frame(r.x_axis) * a[3]).abs()
+            + (to_frame(r.y_axis) * a[4]).abs()
+            + (to_frame(r.z_axis) * a[5]).abs();
+        let rb = DVec3::splat(m.geom_rbound[g]);
+        lo = lo.min((p - rb).max(acen - ah) - margin);
+        hi = hi.max((p + rb).min(acen + ah) + margin);
     }
-    (lo, hi)
+    (lo.to_array(), hi.to_array())
 }
 
 /// Sorts body pair signatures `(b1 << 16) + b2` (both ids below `nbody`) with two stable
@@ -245,7 +241,7 @@ impl BroadPhase {
         self.pairs.clear();
         let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
         if let Some(small) = self.small.as_mut().filter(|_| !self.any_asleep) {
-            let world = |v: DVec3, a: usize| v[a];
+            let world = |v: DVec3| v;
             for (k, &b) in self.swept.iter().enumerate() {
                 let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
                 let (lo, hi) = body_box(m, poses, geoms, override_margin, world);
@@ -274,7 +270,7 @@ impl BroadPhase {
         }
         self.box_asleep.clear();
         self.box_asleep.resize(nswept, false);
-        let frame = |v: DVec3, a: usize| v.dot(axes[a]);
+        let frame = |v: DVec3| DVec3::new(v.dot(axes[0]), v.dot(axes[1]), v.dot(axes[2]));
         for (k, &b) in self.swept.iter().enumerate() {
             let asleep = self.asleep.get(b).copied().unwrap_or(false);
             self.box_asleep[k] = asleep;

@@ -26,6 +26,16 @@ pub struct SmallSweep {
     axis: usize,
     /// Row `i`, bit `j`: boxes `i` and `j` may form a pair (static filters passed).
     allowed: Vec<u128>,
+    /// The boxes in sweep order, bounds along (sweep axis, next, next) (scratch of the scan).
+    sorted: Vec<Record>,
+}
+
+/// A box in the sweep frame of one call: bounds along the sweep axis first.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    id: usize,
 }
 
 impl SmallSweep {
@@ -50,6 +60,7 @@ impl SmallSweep {
             order: (0..n as u16).collect(),
             axis: 0,
             allowed: rows,
+            sorted: Vec::with_capacity(n),
         })
     }
 
@@ -101,6 +112,8 @@ impl SmallSweep {
             }
             self.order[p] = id;
         }
+        // the boxes in sweep order, each in one record: the scan below streams through them
+        self.sorted.clear();
         let (hi_a, lo_b, hi_b, lo_c, hi_c) = (
             &self.hi[a],
             &self.lo[b],
@@ -108,24 +121,30 @@ impl SmallSweep {
             &self.lo[c],
             &self.hi[c],
         );
-        for (p, &i) in self.order.iter().enumerate() {
+        self.sorted.extend(self.order.iter().map(|&i| {
             let i = i as usize;
-            let (end, row) = (hi_a[i], self.allowed[i]);
+            Record {
+                lo: [lo_a[i], lo_b[i], lo_c[i]],
+                hi: [hi_a[i], hi_b[i], hi_c[i]],
+                id: i,
+            }
+        }));
+        for (p, r) in self.sorted.iter().enumerate() {
+            let row = self.allowed[r.id];
             if row == 0 {
                 continue;
             }
-            for &j in &self.order[p + 1..] {
-                let j = j as usize;
-                if lo_a[j] > end {
+            for q in &self.sorted[p + 1..] {
+                if q.lo[0] > r.hi[0] {
                     break;
                 }
-                if (row >> j) & 1 != 0
-                    && (lo_b[j] <= hi_b[i])
-                        & (lo_b[i] <= hi_b[j])
-                        & (lo_c[j] <= hi_c[i])
-                        & (lo_c[i] <= hi_c[j])
+                if (row >> q.id) & 1 != 0
+                    && (q.lo[1] <= r.hi[1])
+                        & (r.lo[1] <= q.hi[1])
+                        & (q.lo[2] <= r.hi[2])
+                        & (r.lo[2] <= q.hi[2])
                 {
-                    emit(i.min(j), i.max(j));
+                    emit(r.id.min(q.id), r.id.max(q.id));
                 }
             }
         }
