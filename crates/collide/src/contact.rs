@@ -165,20 +165,15 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
 }
 
 /// The contact frame from a normal and an optional tangent (MuJoCo's `mju_makeFrame`):
-/// rows normal, tangent 1, tangent 2 = normal × tangent 1. A normal already of unit length
-/// (within `MINVAL`) is kept as is, as MuJoCo's normalization does.
+/// rows normal, tangent 1, tangent 2 = normal × tangent 1. The normal is scaled by the
+/// reciprocal of its length whatever that length, as MuJoCo 4.0.0 does (a normal an ulp short of
+/// unit length comes out changed); a normal or tangent shorter than `MINVAL` becomes +x.
 pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
-    // unit normals (the common case) need no square root: |len² - 1| < 2e-15 ⇒ |len - 1| < MINVAL
-    let len2 = normal.length_squared();
-    let n = if (len2 - 1.0).abs() < 2.0 * MINVAL {
-        normal
+    let len = normal.length();
+    let n = if len < MINVAL {
+        DVec3::X
     } else {
-        let len = len2.sqrt();
-        if (len - 1.0).abs() < MINVAL || len < MINVAL {
-            normal
-        } else {
-            normal * (1.0 / len)
-        }
+        normal * (1.0 / len)
     };
     let mut t = tangent;
     if t.length_squared() < 0.25 {
@@ -193,7 +188,7 @@ pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
     } else {
         let tl = tl2.sqrt();
         if tl < MINVAL {
-            t
+            DVec3::X
         } else {
             t * (1.0 / tl)
         }
@@ -320,6 +315,16 @@ mod tests {
             let bits = |f: &[DVec3; 3]| f.map(|v| v.to_array().map(f64::to_bits));
             assert_eq!(bits(&c.frame), bits(&single.frame));
         }
+    }
+
+    /// cylinders_on_boxes, state 3, cylinder 2 on box 1: the second multi-contact normal is
+    /// normalize(x1 - x2) = (0, 0, -0.9999999999999999); MuJoCo 4.0.0's frame has (0, 0, -1).
+    #[test]
+    fn frame_renormalizes_a_near_unit_normal_cylinders_on_boxes_s3() {
+        let n = DVec3::new(0.0, 0.0, -0.9999999999999999);
+        assert_ne!(n.length(), 1.0);
+        assert_eq!(make_frame(n, DVec3::ZERO)[0], DVec3::NEG_Z);
+        assert_eq!(make_frame(DVec3::ZERO, DVec3::ZERO)[0], DVec3::X);
     }
 
     #[test]
