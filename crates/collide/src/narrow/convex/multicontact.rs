@@ -16,13 +16,20 @@
 //!   `-FACE_TOL`), geom 1's face being the reference;
 //! - else an edge of geom 1 (feature of dimension < 3) against a face of geom 2 facing it, else
 //!   an edge of geom 2 against a face of geom 1 (the first pair within `EDGE_TOL`);
+//! - the incident polygon is clipped by each side plane in turn (inward normal `s` through the
+//!   reference vertex `a`): an edge `pq` crossing the plane gets the point `p + t (q - p)` with
+//!   `t = dp / (dp - dq)`, `dp = (p - a)·s`, `dq = (q - a)·s` (inside: `> -MINVAL`); the
+//!   last bits of these points decide which 4 of a clipped 16-gon the area search keeps;
 //! - each kept point `v` on the incident feature gives a contact measured against the reference
-//!   plane `(p, n)`, with `u` the incident feature's outward normal (`-n` for an edge):
-//!   `d = (v - p)·n`, `w = v - d n`, `dist = -d (n·u)` (plus `margin / 2` for the capsule line,
-//!   which runs through the inflated contact point), `pos = w - dist/2 · u`; the normal is `-u`
-//!   when the reference face is geom 1's and `-n` when it is geom 2's (from geom 1 to geom 2);
-//! - points farther than the margin from the reference plane are dropped; deeper points are
-//!   kept however deep, even past the far side of the reference shape (MuJoCo 4.0.0 reports
+//!   plane `(p, n)`, with `u` the incident feature's outward normal (`-n` for an edge), in
+//!   MuJoCo's arithmetic: `d = (v - p)·n`, `w = v - d n` (the witness on the reference plane),
+//!   `e = (w - v)·u`, `w - e u` (the witness on the incident feature); both witnesses are then
+//!   moved out by their geom's inflation (half the margin, 0 for the capsule line, which runs
+//!   through the inflated contact point) along the contact direction (`-u` when the reference
+//!   face is geom 1's, `-n` when it is geom 2's), `dist = margin + (e - inflations)`, `pos` the
+//!   witnesses' midpoint and the normal `normalize(x1 - x2)` (from geom 1 to geom 2);
+//! - points farther than the two inflations from the reference plane are dropped; deeper points
+//!   are kept however deep, even past the far side of the reference shape (MuJoCo 4.0.0 reports
 //!   them, e.g. a mesh straddling a thin wall).
 //!
 //! All buffers are fixed-size: polygons are truncated at [`MAX_POLYVERT`] vertices, as MuJoCo
@@ -684,7 +691,7 @@ fn polygon_clip(
     if nref < 3 || c.incident.is_empty() {
         return 0;
     }
-    // side planes: normal (inward), offset
+    // side planes: unit inward normals
     let ClipScratch { pn, buf_a, buf_b } = cs;
     for i in 0..nref {
         let a = c.reference[i];
