@@ -693,26 +693,24 @@ fn polygon_clip(
     }
     // side planes: unit inward normals
     let ClipScratch { pn, buf_a, buf_b } = cs;
-    for i in 0..nref {
+    let pn = &mut pn[..nref.min(MAX_POLYVERT)];
+    for (i, s) in pn.iter_mut().enumerate() {
         let a = c.reference[i];
         let b = c.reference[(i + 1) % nref];
-        let raw = (b - a).cross((a + c.normal) - a);
-        let n = normalize(raw);
-        pn[i] = n;
+        *s = normalize((b - a).cross((a + c.normal) - a));
     }
 
     let mut npoly = c.incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
     let (mut poly, mut clipped) = (buf_a, buf_b);
 
-    for e in 0..nref {
+    for (&a, &s) in c.reference.iter().zip(pn.iter()) {
         let mut nclip = 0usize;
-        let a = c.reference[e];
         for i in 0..npoly {
             let p = poly[i];
             let q = if i + 1 < npoly { poly[i + 1] } else { poly[0] };
-            let dp = (p - a).dot(pn[e]);
-            let dq = (q - a).dot(pn[e]);
+            let dp = (p - a).dot(s);
+            let dq = (q - a).dot(s);
             let in1 = dp > -MINVAL;
             let in2 = dq > -MINVAL;
             if !in1 && !in2 {
