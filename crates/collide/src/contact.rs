@@ -169,11 +169,18 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
 /// reciprocal of its length whatever that length, as MuJoCo 4.0.0 does (a normal an ulp short of
 /// unit length comes out changed); a normal or tangent shorter than `MINVAL` becomes +x.
 pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
-    let len = normal.length();
-    let n = if len < MINVAL {
-        DVec3::X
+    // a normal of exactly unit squared length is its own normalization (sqrt(1) = 1 and
+    // n * (1 / 1) = n, bit for bit)
+    let len2 = normal.length_squared();
+    let n = if len2 == 1.0 {
+        normal
     } else {
-        normal * (1.0 / len)
+        let len = len2.sqrt();
+        if len < MINVAL {
+            DVec3::X
+        } else {
+            normal * (1.0 / len)
+        }
     };
     let mut t = tangent;
     if t.length_squared() < 0.25 {
@@ -268,9 +275,10 @@ mod tests {
 
     #[test]
     fn frame_of_axis_normals_matches_the_normalizing_path() {
-        // the unit-tangent shortcut must give what sqrt and division give
+        // the unit-normal and unit-tangent shortcuts must give what sqrt and division give
         for n in [DVec3::Z, DVec3::NEG_Z, DVec3::X, DVec3::NEG_Y] {
             let f = make_frame(n, DVec3::ZERO);
+            assert_eq!(f[0], n * (1.0 / n.length()));
             let mut t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
             t -= n * n.dot(t);
             let t = t * (1.0 / t.length());
