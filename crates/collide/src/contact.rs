@@ -165,17 +165,19 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
 }
 
 /// The contact frame from a normal and an optional tangent (MuJoCo's `mju_makeFrame`):
-/// rows normal, tangent 1, tangent 2 = normal × tangent 1. A normal already of unit length
-/// (within `MINVAL`) is kept as is, as MuJoCo's normalization does.
+/// rows normal, tangent 1, tangent 2 = normal × tangent 1. The normal is scaled by the
+/// reciprocal of its length whatever that length, as MuJoCo 4.0.0 does (a normal an ulp short of
+/// unit length comes out changed); a normal or tangent shorter than `MINVAL` becomes +x.
 pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
-    // unit normals (the common case) need no square root: |len² - 1| < 2e-15 ⇒ |len - 1| < MINVAL
+    // a normal of exactly unit squared length is its own normalization (sqrt(1) = 1 and
+    // n * (1 / 1) = n, bit for bit)
     let len2 = normal.length_squared();
-    let n = if (len2 - 1.0).abs() < 2.0 * MINVAL {
+    let n = if len2 == 1.0 {
         normal
     } else {
         let len = len2.sqrt();
-        if (len - 1.0).abs() < MINVAL || len < MINVAL {
-            normal
+        if len < MINVAL {
+            DVec3::X
         } else {
             normal * (1.0 / len)
         }
@@ -193,7 +195,7 @@ pub fn make_frame(normal: DVec3, tangent: DVec3) -> [DVec3; 3] {
     } else {
         let tl = tl2.sqrt();
         if tl < MINVAL {
-            t
+            DVec3::X
         } else {
             t * (1.0 / tl)
         }
@@ -273,9 +275,10 @@ mod tests {
 
     #[test]
     fn frame_of_axis_normals_matches_the_normalizing_path() {
-        // the unit-tangent shortcut must give what sqrt and division give
+        // the unit-normal and unit-tangent shortcuts must give what sqrt and division give
         for n in [DVec3::Z, DVec3::NEG_Z, DVec3::X, DVec3::NEG_Y] {
             let f = make_frame(n, DVec3::ZERO);
+            assert_eq!(f[0], n * (1.0 / n.length()));
             let mut t = if n.y.abs() < 0.5 { DVec3::Y } else { DVec3::Z };
             t -= n * n.dot(t);
             let t = t * (1.0 / t.length());
@@ -320,6 +323,16 @@ mod tests {
             let bits = |f: &[DVec3; 3]| f.map(|v| v.to_array().map(f64::to_bits));
             assert_eq!(bits(&c.frame), bits(&single.frame));
         }
+    }
+
+    /// cylinders_on_boxes, state 3, cylinder 2 on box 1: the second multi-contact normal is
+    /// normalize(x1 - x2) = (0, 0, -0.9999999999999999); MuJoCo 4.0.0's frame has (0, 0, -1).
+    #[test]
+    fn frame_renormalizes_a_near_unit_normal_cylinders_on_boxes_s3() {
+        let n = DVec3::new(0.0, 0.0, -0.9999999999999999);
+        assert_ne!(n.length(), 1.0);
+        assert_eq!(make_frame(n, DVec3::ZERO)[0], DVec3::NEG_Z);
+        assert_eq!(make_frame(DVec3::ZERO, DVec3::ZERO)[0], DVec3::X);
     }
 
     #[test]

@@ -16,13 +16,20 @@
 //!   `-FACE_TOL`), geom 1's face being the reference;
 //! - else an edge of geom 1 (feature of dimension < 3) against a face of geom 2 facing it, else
 //!   an edge of geom 2 against a face of geom 1 (the first pair within `EDGE_TOL`);
+//! - the incident polygon is clipped by each side plane in turn (inward normal `s` through the
+//!   reference vertex `a`): an edge `pq` crossing the plane gets the point `p + t (q - p)` with
+//!   `t = dp / (dp - dq)`, `dp = (p - a)·s`, `dq = (q - a)·s` (inside: `> -MINVAL`); the
+//!   last bits of these points decide which 4 of a clipped 16-gon the area search keeps;
 //! - each kept point `v` on the incident feature gives a contact measured against the reference
-//!   plane `(p, n)`, with `u` the incident feature's outward normal (`-n` for an edge):
-//!   `d = (v - p)·n`, `w = v - d n`, `dist = -d (n·u)` (plus `margin / 2` for the capsule line,
-//!   which runs through the inflated contact point), `pos = w - dist/2 · u`; the normal is `-u`
-//!   when the reference face is geom 1's and `-n` when it is geom 2's (from geom 1 to geom 2);
-//! - points farther than the margin from the reference plane are dropped; deeper points are
-//!   kept however deep, even past the far side of the reference shape (MuJoCo 4.0.0 reports
+//!   plane `(p, n)`, with `u` the incident feature's outward normal (`-n` for an edge), in
+//!   MuJoCo's arithmetic: `d = (v - p)·n`, `w = v - d n` (the witness on the reference plane),
+//!   `e = (w - v)·u`, `w - e u` (the witness on the incident feature); both witnesses are then
+//!   moved out by their geom's inflation (half the margin, 0 for the capsule line, which runs
+//!   through the inflated contact point) along the contact direction (`-u` when the reference
+//!   face is geom 1's, `-n` when it is geom 2's), `dist = margin + (e - inflations)`, `pos` the
+//!   witnesses' midpoint and the normal `normalize(x1 - x2)` (from geom 1 to geom 2);
+//! - points farther than the two inflations from the reference plane are dropped; deeper points
+//!   are kept however deep, even past the far side of the reference shape (MuJoCo 4.0.0 reports
 //!   them, e.g. a mesh straddling a thin wall).
 //!
 //! All buffers are fixed-size: polygons are truncated at [`MAX_POLYVERT`] vertices, as MuJoCo
@@ -526,8 +533,9 @@ struct Clip<'a> {
     u: DVec3,
     /// The reference face belongs to geom 2.
     ref_is_2: bool,
-    /// Added to each distance (half the margin for edges built from inflated points).
-    offset: f64,
+    /// How far each geom's surface is inflated (half the margin; 0 for a capsule, whose side
+    /// line already runs through the inflated contact point).
+    inflate: [f64; 2],
 }
 
 /// Working memory of [`multicontact`] (about 30 KB), kept per thread: building and zeroing it
@@ -541,10 +549,9 @@ struct Scratch {
     clip: ClipScratch,
 }
 
-/// Working memory of [`polygon_clip`]: side planes and the two ping-pong polygons.
+/// Working memory of [`polygon_clip`]: side-plane normals and the two ping-pong polygons.
 struct ClipScratch {
     pn: [DVec3; MAX_POLYVERT],
-    pd: [f64; MAX_POLYVERT],
     buf_a: [DVec3; MAX_CLIP],
     buf_b: [DVec3; MAX_CLIP],
 }
@@ -559,7 +566,6 @@ impl Scratch {
             edges: Edges::new(),
             clip: ClipScratch {
                 pn: [DVec3::ZERO; MAX_POLYVERT],
-                pd: [0.0; MAX_POLYVERT],
                 buf_a: [DVec3::ZERO; MAX_CLIP],
                 buf_b: [DVec3::ZERO; MAX_CLIP],
             },
@@ -628,7 +634,7 @@ fn multicontact_in(
             incident: &poly2[..nf2],
             u: n2.dir[j],
             ref_is_2: false,
-            offset: 0.0,
+            inflate: [inflation(o1, margin), inflation(o2, margin)],
         };
         return polygon_clip(cs, &clip, margin, max_contacts, out);
     }
@@ -654,7 +660,7 @@ fn multicontact_in(
                 incident: &edge,
                 u: -faces.dir[j],
                 ref_is_2,
-                offset: edge_offset(oe, margin),
+                inflate: [inflation(o1, margin), inflation(o2, margin)],
             };
             return polygon_clip(cs, &clip, margin, max_contacts, out);
         }
@@ -662,13 +668,13 @@ fn multicontact_in(
     0
 }
 
-/// Distance correction for an incident edge: the capsule side line passes through the
-/// contact point of the capsule inflated by half the margin.
-fn edge_offset(o: &Object, margin: f64) -> f64 {
+/// How far a shape's surface is moved out by the margin: half of it, except for a capsule, whose
+/// side line passes through the contact point of the capsule already inflated by half the margin.
+fn inflation(o: &Object, margin: f64) -> f64 {
     if o.kind == GeomType::Capsule {
-        0.5 * margin
-    } else {
         0.0
+    } else {
+        0.5 * margin
     }
 }
 
@@ -685,34 +691,28 @@ fn polygon_clip(
     if nref < 3 || c.incident.is_empty() {
         return 0;
     }
-    // side planes: normal (inward), offset
-    let ClipScratch {
-        pn,
-        pd,
-        buf_a,
-        buf_b,
-    } = cs;
-    for i in 0..nref {
+    // side planes: unit inward normals
+    let ClipScratch { pn, buf_a, buf_b } = cs;
+    let pn = &mut pn[..nref.min(MAX_POLYVERT)];
+    for (i, s) in pn.iter_mut().enumerate() {
         let a = c.reference[i];
         let b = c.reference[(i + 1) % nref];
-        let raw = (b - a).cross((a + c.normal) - a);
-        let n = normalize(raw);
-        pn[i] = n;
-        pd[i] = n.dot(a);
+        *s = normalize((b - a).cross((a + c.normal) - a));
     }
 
     let mut npoly = c.incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
     let (mut poly, mut clipped) = (buf_a, buf_b);
 
-    for e in 0..nref {
+    for (&a, &s) in c.reference.iter().zip(pn.iter()) {
         let mut nclip = 0usize;
-        let a = c.reference[e];
         for i in 0..npoly {
             let p = poly[i];
             let q = if i + 1 < npoly { poly[i + 1] } else { poly[0] };
-            let in1 = (p - a).dot(pn[e]) > -MINVAL;
-            let in2 = (q - a).dot(pn[e]) > -MINVAL;
+            let dp = (p - a).dot(s);
+            let dq = (q - a).dot(s);
+            let in1 = dp > -MINVAL;
+            let in2 = dq > -MINVAL;
             if !in1 && !in2 {
                 continue;
             }
@@ -723,12 +723,11 @@ fn polygon_clip(
                 }
                 continue;
             }
-            let pq = q - p;
-            let tmp = pn[e].dot(pq);
-            if tmp != 0.0 {
-                let t = (pd[e] - pn[e].dot(p)) / tmp;
+            let den = dp - dq;
+            if den != 0.0 {
+                let t = dp / den;
                 if (0.0..=1.0).contains(&t) && nclip < MAX_CLIP {
-                    clipped[nclip] = p + pq * t;
+                    clipped[nclip] = p + (q - p) * t;
                     nclip += 1;
                 }
             }
@@ -741,14 +740,13 @@ fn polygon_clip(
         npoly = nclip;
     }
 
-    // keep the points within the margin of the reference plane
+    // keep the points within the two inflations of the reference plane (no depth limit)
     let p0 = c.reference[0];
-    let cosang = -c.normal.dot(c.u);
+    let reach = c.inflate[0] + c.inflate[1];
     let mut m = 0;
     for i in 0..npoly {
         let d = (poly[i] - p0).dot(c.normal);
-        // within the margin of the reference plane (no depth limit)
-        if d * cosang + c.offset <= margin && d.is_finite() {
+        if d <= reach && d.is_finite() {
             poly[m] = poly[i];
             m += 1;
         }
@@ -787,7 +785,11 @@ fn polygon_clip(
         chosen = &all[..n];
     }
 
-    let normal = if c.ref_is_2 { -c.normal } else { -c.u };
+    // MuJoCo's arithmetic: witnesses on the reference plane (`w`) and on the incident feature
+    // (`w - e u`), both inflated along the contact direction, then the midpoint and the normal
+    // from their difference
+    let dir = if c.ref_is_2 { -c.normal } else { -c.u };
+    let inflated = c.inflate[0] != 0.0 || c.inflate[1] != 0.0;
     let mut k = 0;
     for &i in chosen {
         if k >= out.len() || k >= max_contacts {
@@ -796,12 +798,25 @@ fn polygon_clip(
         let v = poly[i];
         let d = (v - p0).dot(c.normal);
         let w = v - c.normal * d;
-        let dist = d * cosang + c.offset;
-        let pos = w - c.u * (0.5 * dist);
+        let e = (w - v).dot(c.u);
+        let inc = w - c.u * e;
+        let (mut x1, mut x2) = if c.ref_is_2 { (inc, w) } else { (w, inc) };
+        let mut dist = e;
+        if inflated {
+            x1 += dir * c.inflate[0];
+            x2 += dir * -c.inflate[1];
+            dist -= c.inflate[0] + c.inflate[1];
+        }
+        let dist = margin + dist;
+        let pos = (x1 + x2) * 0.5;
         if !(dist.is_finite() && pos.is_finite()) {
             continue;
         }
-        out[k] = Point { dist, pos, normal };
+        out[k] = Point {
+            dist,
+            pos,
+            normal: normalize(x1 - x2),
+        };
         k += 1;
     }
     k
