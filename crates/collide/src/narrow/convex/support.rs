@@ -50,6 +50,9 @@ pub(crate) struct Object<'a> {
     pub meshindex: i32,
     /// Vertices of a height-field prism (`kind == HField`): bottom 0..3, top 3..6.
     pub prism: Option<&'a [DVec3; 6]>,
+    /// The mesh support scans every hull vertex instead of hill climbing (see
+    /// [`super::mpr::uses_exhaustive_search`]; decided once per object).
+    exhaustive: bool,
 }
 
 impl<'a> Object<'a> {
@@ -73,6 +76,7 @@ impl<'a> Object<'a> {
             vertindex: -1,
             meshindex: -1,
             prism: None,
+            exhaustive: hull.is_some_and(super::mpr::uses_exhaustive_search),
         }
     }
 
@@ -211,7 +215,7 @@ impl<'a> Object<'a> {
         // MuJoCo 4.0.0's search, so that ties go where MuJoCo sends them: small meshes scanned
         // in mesh-vertex order from the previous answer, larger ones hill-climbed from the
         // extrema seed or the warm start if at least as good
-        let imax = if super::mpr::uses_exhaustive_search(hull) {
+        let imax = if self.exhaustive {
             super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
         } else {
             let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
