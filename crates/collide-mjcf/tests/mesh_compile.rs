@@ -366,3 +366,115 @@ fn maxhullvert_limits_the_hull_of_a_faceless_mesh() {
     let used: std::collections::BTreeSet<u32> = full.face.iter().flatten().copied().collect();
     assert_eq!(used.len(), 11);
 }
+
+fn corpus_model(path: &str) -> collide::Model {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/corpus");
+    collide_mjcf::load_file(dir.join(path)).unwrap()
+}
+
+fn wxyz(q: DQuat) -> [f64; 4] {
+    [q.w, q.x, q.y, q.z]
+}
+
+/// scenes/hfield_png: the tetrahedron (binary STL, non-uniform scale, refpos, refquat) on the
+/// tilted RGB terrain touches it at a zero-margin tie (state 0, geoms 2 and 16) whose outcome
+/// depends on the last bits of the mesh frame. MuJoCo 4.0.0's compiled values, bit for bit:
+/// `refquat` normalized by division, the compiler's quaternion-to-matrix rounding, the Jacobi
+/// frame with MuJoCo's rotation formula and its `mjEPS` "close enough to unit" rule.
+#[test]
+fn hfield_png_tetra_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/hfield_png.xml");
+    let tetra = m.mesh.iter().find(|x| x.name == "tetra").unwrap();
+    let pos = [
+        0.04560000060158116,
+        0.038750001660415104,
+        0.0036666644357499566,
+    ];
+    let quat = [
+        0.8552196612901459,
+        0.3867346128175604,
+        0.05714196826978263,
+        0.3402505924372164,
+    ];
+    assert_eq!(tetra.pos.to_array(), pos);
+    assert_eq!(wxyz(tetra.quat), quat);
+    // the lone geom of body drop_tetra2 takes the mesh frame, and the body its inertial frame
+    assert_eq!(m.geom_pos[16].to_array(), pos);
+    assert_eq!(wxyz(m.geom_quat[16]), quat);
+    assert_eq!(m.body_ipos[14].to_array(), pos);
+    assert_eq!(wxyz(m.body_iquat[14]), quat);
+    // the bevelled box's frame: quarter turns that MuJoCo does not renormalize (norm 1 + 2e-15)
+    let bevel = m.mesh.iter().find(|x| x.name == "bevel").unwrap();
+    assert_eq!(
+        wxyz(bevel.quat),
+        [0.0, 0.7071067811865489, 0.0, 0.7071067811865489]
+    );
+}
+
+/// scenes/freejoint_align: free bodies aligned with their inertial frames (inertia combined from
+/// several geoms, principal axes, frame moved onto them, geoms moved back). MuJoCo 4.0.0's body
+/// and geom frames bit for bit, including quaternions up to 2e-15 off unit norm.
+#[test]
+fn freejoint_align_frames_are_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/freejoint_align.xml");
+    let body_pos = [
+        [0.32955414465005894, 0.0, 0.05],
+        [-0.06768422361826812, 0.3609224952741021, 0.06],
+        [0.572, 0.42800000000000005, 0.04],
+        [0.55, -0.2803038449397558, 0.1234729635533386],
+    ];
+    let body_quat = [
+        [0.0, 0.7071067811865489, 0.0, 0.7071067811865489],
+        [
+            0.3535533905932743,
+            0.3535533905932743,
+            0.6123724356957954,
+            0.6123724356957954,
+        ],
+        [
+            0.1130999730480397,
+            0.698003149059182,
+            -0.1130999730480397,
+            0.698003149059182,
+        ],
+        [
+            0.943714364147489,
+            0.12767944069578063,
+            0.2392983377447303,
+            0.189307857412,
+        ],
+    ];
+    for b in 0..4 {
+        assert_eq!(m.body_pos[b + 1].to_array(), body_pos[b], "body {}", b + 1);
+        assert_eq!(wxyz(m.body_quat[b + 1]), body_quat[b], "body {}", b + 1);
+    }
+    let geom_z = [
+        -0.12955414465005946,
+        0.09044585534994137,
+        0.07815500945179606,
+        -0.0918449905482044,
+        0.24815500945179653,
+    ];
+    let h = 0.5000000000000007;
+    let geom_quat = [
+        [0.0, -1.0000000000000018, 0.0, -1.1102230246251565e-16],
+        [0.0, -0.7071067811865489, 0.0, -0.7071067811865489],
+        [
+            5.551115123125783e-17,
+            -0.7071067811865483,
+            -0.7071067811865483,
+            -5.551115123125783e-17,
+        ],
+        [h, -h, -h, -h],
+        [h, -h, -h, -h],
+    ];
+    for g in 0..5 {
+        assert_eq!(
+            m.geom_pos[g + 1].to_array(),
+            [0.0, 0.0, geom_z[g]],
+            "geom {}",
+            g + 1
+        );
+        assert_eq!(wxyz(m.geom_quat[g + 1]), geom_quat[g], "geom {}", g + 1);
+    }
+}
