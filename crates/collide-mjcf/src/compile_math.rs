@@ -114,6 +114,60 @@ fn mat_mat(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
     r
 }
 
+/// Cross product `a × b`.
+pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// Quaternion of the minimal rotation taking +z onto the unit vector `vec` (`mjuu_z2quat`):
+/// axis `z × vec` normalized (the x axis when shorter than 1e-10), angle `atan2(|z × vec|,
+/// vec_z)`.
+pub(crate) fn z_to_quat(vec: [f64; 3]) -> [f64; 4] {
+    let mut axis = cross([0.0, 0.0, 1.0], vec);
+    let s = normalize(&mut axis);
+    if s < 1e-10 {
+        axis = [1.0, 0.0, 0.0];
+    }
+    let half = s.atan2(vec[2]) / 2.0;
+    let (sin, cos) = (half.sin(), half.cos());
+    [cos, axis[0] * sin, axis[1] * sin, axis[2] * sin]
+}
+
+/// Quaternion of the frame whose axes (matrix columns) are `x`, `y`, `z` (`mjuu_frame2quat`:
+/// the branch on the largest of `w, x, y, z`, then [`normalize`]).
+pub(crate) fn frame_to_quat(x: [f64; 3], y: [f64; 3], z: [f64; 3]) -> [f64; 4] {
+    // m[c][r]: column c, row r
+    let m = [x, y, z];
+    let mut q = [0.0; 4];
+    if m[0][0] + m[1][1] + m[2][2] > 0.0 {
+        q[0] = 0.5 * (1.0 + m[0][0] + m[1][1] + m[2][2]).sqrt();
+        q[1] = 0.25 * (m[1][2] - m[2][1]) / q[0];
+        q[2] = 0.25 * (m[2][0] - m[0][2]) / q[0];
+        q[3] = 0.25 * (m[0][1] - m[1][0]) / q[0];
+    } else if m[0][0] > m[1][1] && m[0][0] > m[2][2] {
+        q[1] = 0.5 * (1.0 + m[0][0] - m[1][1] - m[2][2]).sqrt();
+        q[0] = 0.25 * (m[1][2] - m[2][1]) / q[1];
+        q[2] = 0.25 * (m[1][0] + m[0][1]) / q[1];
+        q[3] = 0.25 * (m[2][0] + m[0][2]) / q[1];
+    } else if m[1][1] > m[2][2] {
+        q[2] = 0.5 * (1.0 - m[0][0] + m[1][1] - m[2][2]).sqrt();
+        q[0] = 0.25 * (m[2][0] - m[0][2]) / q[2];
+        q[1] = 0.25 * (m[1][0] + m[0][1]) / q[2];
+        q[3] = 0.25 * (m[2][1] + m[1][2]) / q[2];
+    } else {
+        q[3] = 0.5 * (1.0 - m[0][0] - m[1][1] + m[2][2]).sqrt();
+        q[0] = 0.25 * (m[0][1] - m[1][0]) / q[3];
+        q[1] = 0.25 * (m[2][0] + m[0][2]) / q[3];
+        q[2] = 0.25 * (m[2][1] + m[1][2]) / q[3];
+    }
+    normalize(&mut q);
+    q
+}
+
 /// A rigid frame as the compiler carries it: position and `[w, x, y, z]` orientation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Pose {

@@ -3,7 +3,6 @@
 
 use glam::{DQuat, DVec3};
 
-use collide::math::z_to_quat;
 use collide::{GeomType, HField, Mesh};
 
 /// Number of size parameters each type requires to be positive (MuJoCo's `mjGEOMINFO`).
@@ -20,13 +19,13 @@ pub fn required_sizes(t: GeomType) -> usize {
 pub fn apply_fromto(t: GeomType, fromto: [f64; 6], size: DVec3) -> Option<(DVec3, DQuat, DVec3)> {
     let from = DVec3::new(fromto[0], fromto[1], fromto[2]);
     let to = DVec3::new(fromto[3], fromto[4], fromto[5]);
-    let vec = from - to;
-    let len = vec.length();
-    if len < collide::math::EPS {
+    let mut vec = (from - to).to_array();
+    let len = crate::compile_math::normalize(&mut vec);
+    if len / 2.0 < collide::math::EPS {
         return None;
     }
-    let pos = 0.5 * (from + to);
-    let quat = z_to_quat(vec / len);
+    let pos = (from + to) / 2.0;
+    let quat = crate::compile_math::from_wxyz(crate::compile_math::z_to_quat(vec));
     let size = match t {
         GeomType::Box | GeomType::Ellipsoid => DVec3::new(size.x, size.x, 0.5 * len),
         _ => DVec3::new(size.x, 0.5 * len, size.z),

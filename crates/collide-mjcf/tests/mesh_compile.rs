@@ -478,3 +478,61 @@ fn freejoint_align_frames_are_mujocos_bit_for_bit() {
         assert_eq!(wxyz(m.geom_quat[g + 1]), geom_quat[g], "geom {}", g + 1);
     }
 }
+
+/// scenes/box_pile: bodies placed by nested `<replicate>` with `euler` rotations inside a
+/// rotated `<frame>`. MuJoCo 4.0.0's body frames bit for bit: degrees converted as `a / 180 · π`,
+/// Euler factors multiplied with the compiler's normalized product, frames accumulated through
+/// the rotation matrix (`frameaccum`).
+#[test]
+fn box_pile_replicated_frames_are_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/box_pile.xml");
+    // bodies 5 and 9 (MuJoCo's big110 and big220)
+    let b = 5;
+    assert_eq!(
+        m.body_pos[b].to_array(),
+        [0.0, 0.19275450791377058, 0.3399500938714982]
+    );
+    assert_eq!(
+        wxyz(m.body_quat[b]),
+        [
+            0.9530458046419614,
+            0.14243364983532633,
+            0.2643029932404738,
+            0.03950034699936056
+        ]
+    );
+    let b = 9;
+    assert_eq!(
+        m.body_pos[b].to_array(),
+        [0.11845875722931246, 0.26978083827496424, 0.5501387815125276]
+    );
+    assert_eq!(
+        wxyz(m.body_quat[b]),
+        [
+            0.8197131663174274,
+            0.25061146493886327,
+            0.492533360538531,
+            0.15058255995856912
+        ]
+    );
+}
+
+/// gymnasium/ant: a capsule given by `fromto` along (1, 1, 0). MuJoCo's rotation axis
+/// `z × dir` has norm 1 − 1e-16 and is left unnormalized (within `mjEPS` of 1), which shows in
+/// the last bit of the geom quaternion.
+#[test]
+fn ant_fromto_capsule_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("gymnasium/assets/ant.xml");
+    let g = m.geom_name.iter().position(|n| n == "aux_1_geom").unwrap();
+    assert_eq!(m.geom_pos[g].to_array(), [0.1, 0.1, 0.0]);
+    assert_eq!(
+        wxyz(m.geom_quat[g]),
+        [
+            0.7071067811865476,
+            0.4999999999999999,
+            -0.4999999999999999,
+            0.0
+        ]
+    );
+    assert_eq!(m.geom_size[g].to_array(), [0.08, 0.14142135623730953, 0.0]);
+}
