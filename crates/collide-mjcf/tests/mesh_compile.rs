@@ -528,7 +528,7 @@ fn ant_fromto_capsule_frame_is_mujocos_bit_for_bit() {
     assert_eq!(
         wxyz(m.geom_quat[g]),
         [
-            0.7071067811865476,
+            std::f64::consts::FRAC_1_SQRT_2,
             0.4999999999999999,
             -0.4999999999999999,
             0.0
