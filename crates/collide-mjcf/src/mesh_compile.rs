@@ -153,7 +153,9 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         }
     }
 
-    // ---- transformations: refpos, then refquat, then scale
+    // ---- transformations: refpos, then refquat, then scale (the file vertices kept for qhull)
+    let needs_hull = face.is_empty() || inertia == MeshInertia::Convex;
+    let file_vert = if needs_hull { vert.clone() } else { Vec::new() };
     if let Err(e) = apply_transformations(&mut vert, settings) {
         return fail(e);
     }
@@ -162,23 +164,37 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         return fail("transformed vertices are not finite (scale too large?)".into());
     }
 
-    // ---- convex hull: needed without faces and for convex inertia. Computed on the transformed
-    // vertices, so its triangles are already outward (MuJoCo computes it before transforming
-    // and flips it with the other faces for a negative scale determinant: same result).
-    let hull = if face.is_empty() || inertia == MeshInertia::Convex {
+    // ---- convex hull: needed without faces and for convex inertia. MuJoCo takes qhull's
+    // triangles on the file vertices (their order fixes the rounding of the mass properties)
+    // and flips them with the other faces for a mirroring scale. Our own quickhull on the
+    // transformed vertices (outward already) validates the point set with MuJoCo's messages
+    // and stands in if the qhull emulation fails.
+    let mirrored = sc[0] * sc[1] * sc[2] <= 0.0;
+    let hull = if needs_hull {
         let pts: Vec<DVec3> = vert.iter().map(|v| DVec3::from_array(*v)).collect();
-        match hull::convex_hull(&pts, settings.maxhullvert) {
-            Ok(h) => Some(h),
+        let own = match hull::convex_hull(&pts, settings.maxhullvert) {
+            Ok(h) => h,
             Err(e) => return fail(e.message()),
-        }
+        };
+        Some(
+            match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
+                Some(mut t) => {
+                    if mirrored {
+                        t.iter_mut().for_each(|f| f.swap(1, 2));
+                    }
+                    t
+                }
+                None => own,
+            },
+        )
     } else {
         None
     };
     let from_hull = face.is_empty();
     if from_hull {
         face = hull.clone().unwrap_or_default();
-    } else if sc[0] * sc[1] * sc[2] <= 0.0 {
-        // mirrored: restore outward winding
+    } else if mirrored {
+        // restore outward winding
         for f in face.iter_mut() {
             f.swap(1, 2);
         }

@@ -241,25 +241,38 @@ fn build(
         )
     })?;
 
-    // qhull emulation; on a merge, the unmerged construction is repaired; on a topological
-    // failure of the emulation, a plain quickhull is repaired the same way
-    let graph = match qhull::run(qpts, maxhullvert) {
+    let graph =
+        hull_graph(qpts, maxhullvert).ok_or_else(|| format!("mesh '{name}': qhull error"))?;
+    assemble(name, qpts, fin, stored, &graph, mirrored)
+}
+
+/// qhull's graph of `qpts` (emulated; on a merge, the unmerged construction is repaired; on a
+/// topological failure of the emulation, a plain quickhull is repaired the same way). Records
+/// in [`last_build_was_exact`] whether the emulation was exact. `None` on failure.
+fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
+    match qhull::run(qpts, maxhullvert) {
         Ok(out) if out.exact && (!out.merged || closed_oriented(&out.graph)) => {
             LAST_EXACT.with(|c| c.set(true));
-            out.graph
+            Some(out.graph)
         }
-        Ok(out) => {
-            match repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none()) {
-                Some(g) => g,
-                None => generic(qpts, maxhullvert, out.distround)
-                    .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
-            }
-        }
-        Err(qhull::Failure::Flat) => return Err(format!("mesh '{name}': qhull error")),
-        Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround)
-            .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
-    };
-    assemble(name, qpts, fin, stored, &graph, mirrored)
+        Ok(out) => repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none())
+            .or_else(|| generic(qpts, maxhullvert, out.distround)),
+        Err(qhull::Failure::Flat) => None,
+        Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround),
+    }
+}
+
+/// The hull triangles MuJoCo 4.0.0 gets from qhull for `pts` (the vertices as the file states
+/// them, `f32` values): qhull's facet order and orientation, indices into `pts`. They are the
+/// faces of a mesh given without faces, and the volume of `inertia="convex"`; their order fixes
+/// the rounding of the mesh's centre of mass and frame. `None` when `pts` fails MuJoCo's
+/// pre-check or the hull cannot be built.
+pub(crate) fn qhull_triangles(pts: &[P3], maxhullvert: Option<usize>) -> Option<Vec<[usize; 3]>> {
+    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) || precheck(pts).is_err() {
+        return None;
+    }
+    let graph = hull_graph(pts, maxhullvert)?;
+    Some(graph.facets.iter().map(|f| f.face()).collect())
 }
 
 /// Whether the triangles of `g` form a closed, consistently oriented surface (every directed
