@@ -409,6 +409,26 @@ fn hfield_png_tetra_frame_is_mujocos_bit_for_bit() {
         wxyz(bevel.quat),
         [0.0, 0.7071067811865489, 0.0, 0.7071067811865489]
     );
+    // a mesh given by vertices only: its faces are qhull's triangles, whose order sets the
+    // rounding of the centre of mass and so of the frame
+    let cloud = m.mesh.iter().find(|x| x.name == "cloud").unwrap();
+    assert_eq!(
+        cloud.pos.to_array(),
+        [
+            0.009399692586324613,
+            0.004670623346093605,
+            0.013916046211920385
+        ]
+    );
+    assert_eq!(
+        wxyz(cloud.quat),
+        [
+            0.8248015640080523,
+            0.4251741124651053,
+            0.002502793026998462,
+            0.37272387920073835
+        ]
+    );
 }
 
 /// scenes/freejoint_align: free bodies aligned with their inertial frames (inertia combined from
