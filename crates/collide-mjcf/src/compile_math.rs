@@ -103,6 +103,27 @@ pub(crate) fn mat_t_vec(m: &[f64; 9], v: [f64; 3]) -> [f64; 3] {
     ]
 }
 
+/// `v` rotated by the quaternion `q` (`mjuu_rotVecQuat`: `v + 2 q⃗ × (w v + q⃗ × v)`; exact for a
+/// zero vector or the identity quaternion).
+pub(crate) fn rot_vec_quat(v: [f64; 3], q: [f64; 4]) -> [f64; 3] {
+    if v == [0.0; 3] {
+        return [0.0; 3];
+    }
+    if q == [1.0, 0.0, 0.0, 0.0] {
+        return v;
+    }
+    let t = [
+        q[0] * v[0] + q[2] * v[2] - q[3] * v[1],
+        q[0] * v[1] + q[3] * v[0] - q[1] * v[2],
+        q[0] * v[2] + q[1] * v[1] - q[2] * v[0],
+    ];
+    [
+        v[0] + 2.0 * (q[2] * t[2] - q[3] * t[1]),
+        v[1] + 2.0 * (q[3] * t[0] - q[1] * t[2]),
+        v[2] + 2.0 * (q[1] * t[1] - q[2] * t[0]),
+    ]
+}
+
 /// Product of two row-major 3×3 matrices, each entry summed left to right.
 fn mat_mat(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
     let mut r = [0.0; 9];

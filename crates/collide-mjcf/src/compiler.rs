@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3, DVec4};
 
-use collide::math::{normalize_quat, quat_wxyz, rot_vec_quat};
+use collide::math::{normalize_quat, quat_wxyz};
 use collide::model::{disable, enable};
 use collide::{GeomType, JointType, Model, SameFrame};
 
@@ -737,7 +737,8 @@ impl<'r> Builder<'r> {
                             pending,
                             attached,
                         )?;
-                        pos += rot_vec_quat(offset, quat);
+                        let step = cm::mat_vec(&cm::quat_mat(cm::wxyz(quat)), offset.to_array());
+                        pos += DVec3::from_array(step);
                     }
                 }
                 "attach" => self.attach(c, body, frame, suffix, subs, pending, attached)?,
@@ -924,10 +925,8 @@ impl<'r> Builder<'r> {
                 let fitscale = r.number("fitscale")?.unwrap_or(1.0);
                 let (s, centre) = geom::fit_to_mesh(t, mesh, src.settings.fitaabb, fitscale);
                 size = s;
-                mf = mf.compose(Frame {
-                    pos: centre,
-                    quat: DQuat::IDENTITY,
-                });
+                let c = cm::rot_vec_quat(centre.to_array(), cm::wxyz(mesh.quat));
+                mf.pos += DVec3::from_array(c);
             }
             mesh_frame = Some(mf);
         } else if t == GeomType::Mesh {

@@ -556,3 +556,42 @@ fn ant_fromto_capsule_frame_is_mujocos_bit_for_bit() {
     );
     assert_eq!(m.geom_size[g].to_array(), [0.08, 0.14142135623730953, 0.0]);
 }
+
+/// scenes/mesh_pile: the third copy of a `<replicate>` with `euler` is offset by the offset
+/// rotated through the rotation matrix of the second copy's quaternion (MuJoCo 4.0.0, bit for
+/// bit; the engine's quaternion rotation formula is one ulp off here).
+#[test]
+fn mesh_pile_replicate_offset_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/mesh_pile.xml");
+    // body 25, MuJoCo's ico_up2
+    assert_eq!(
+        m.body_pos[25].to_array(),
+        [0.13166900816479316, -0.1903428894730657, 0.1881916100127683]
+    );
+}
+
+/// scenes/mesh_fit_aabb: a sphere fitted to the tetrahedron's bounding box sits at the mesh
+/// frame plus the box centre rotated by MuJoCo's quaternion formula (`rotVecQuat`), and keeps
+/// the mesh quaternion as is. MuJoCo 4.0.0's values bit for bit.
+#[test]
+fn mesh_fit_aabb_sphere_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/mesh_fit_aabb.xml");
+    assert_eq!(
+        m.geom_pos[1].to_array(),
+        [
+            0.008834437613468783,
+            0.042890924995410765,
+            -0.019864717776811952
+        ]
+    );
+    assert_eq!(
+        wxyz(m.geom_quat[1]),
+        [
+            0.8552196612901459,
+            0.3867346128175604,
+            0.05714196826978263,
+            0.3402505924372164
+        ]
+    );
+    assert_eq!(m.geom_size[1].x, 0.11841712512254465);
+}
