@@ -9,18 +9,21 @@
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
 //!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors. (MuJoCo also
 //!    builds, and so validates, the hull of every mesh used by a collidable geom: call
-//!    [`check_convex_hull`] for those.) The hull is our own quickhull in `f64`; its triangles
-//!    differ from qhull's on coplanar facets, which changes the face list but not the mass
-//!    properties beyond rounding. With `maxhullvert`, points are added furthest-first like
-//!    qhull's `Q9 TA<n−4>`, which picks the same vertices in about 60% of random clouds only.
+//!    [`check_convex_hull`] for those.) The triangles are qhull's, from the emulation in
+//!    [`crate::mesh_hull`] on the file vertices, in qhull's order and orientation: the order of
+//!    the sums below, and so the last bits of the mesh frame, depend on it. Our own quickhull in
+//!    `f64` validates the point set and stands in if the emulation fails.
 //! 4. A negative `scale` determinant swaps the winding of every face.
-//! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`.
+//! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, with the compiler's
+//!    arithmetic (`compile_math`: `refquat` divided by its norm, its matrix summed left
+//!    to right).
 //! 6. Area-weighted face centroid `c_f` (surface area < `mjMINVAL` is an error); then volume and
 //!    centre of mass by pyramids from `c_f` (volume `(c − c_f)·n A / 3` per triangle, absolute
 //!    value in the legacy mode, hull triangles in the convex mode; the shell mode uses areas).
 //! 7. Inertia tensor by pyramids from the centre of mass (this pass also recomputes the volume
 //!    that is kept: in the legacy mode, a non-convex mesh gets a different volume than in 6),
-//!    `eig3` (MuJoCo's Jacobi on a quaternion) for the principal moments and frame, and the
+//!    the compiler's `eig3` (Jacobi on a quaternion, relative tolerance 1e-7) for the principal
+//!    moments and frame (bit-identical to MuJoCo 4.0.0 on the corpus), and the
 //!    checks "eigenvalues positive" and "A + B ≥ C".
 //! 8. Equivalent inertia box `boxsz`, vertices moved into the principal frame
 //!    `v ← R(q)ᵀ (v − com)`, `aamm` over all vertices (in `f64`), vertices rounded to `f32`.

@@ -108,7 +108,7 @@ pub fn read_orientation(
 }
 
 /// The quaternion of one orientation attribute, computed as MuJoCo's compiler does
-/// (`ResolveOrientation`, with the compiler's normalization; see [`crate::compile_math`]).
+/// (`ResolveOrientation`, with the compiler's normalization; see `compile_math`).
 fn orientation_of(e: &Elem, key: &str, angles: &AngleSettings) -> Result<DQuat> {
     let q = match key {
         "quat" => {
