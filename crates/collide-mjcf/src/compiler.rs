@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use glam::{DMat3, DQuat, DVec3, DVec4};
+use glam::{DQuat, DVec3, DVec4};
 
-use collide::math::{mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat};
+use collide::math::{normalize_quat, quat_wxyz};
 use collide::model::{disable, enable};
 use collide::{GeomType, JointType, Model, SameFrame};
 
+use crate::compile_math as cm;
 use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
@@ -154,6 +155,7 @@ struct GeomB {
     gap: f64,
     adhesion: f64,
     mass: f64,
+    /// principal moments (mass included) in the geom frame
     inertia: DVec3,
 }
 
@@ -475,7 +477,7 @@ impl<'r> Builder<'r> {
             settings.refpos = p;
         }
         if let Some(q) = r.array::<4>("refquat")? {
-            settings.refquat = normalize_quat(quat_wxyz(q[0], q[1], q[2], q[3]));
+            settings.refquat = quat_wxyz(q[0], q[1], q[2], q[3]);
         }
         if let Some(i) = r.keyword("inertia", &["legacy", "exact", "convex", "shell"])? {
             settings.inertia = [
@@ -674,12 +676,12 @@ impl<'r> Builder<'r> {
                         .ok_or_else(|| c.err("inertial requires 'mass'"))?;
                     let mut quat = f.quat;
                     if let Some(fi) = c.array::<6>("fullinertia")? {
-                        let m = collide::math::mat_from_rows(
-                            [fi[0], fi[3], fi[4]],
-                            [fi[3], fi[1], fi[5]],
-                            [fi[4], fi[5], fi[2]],
-                        );
-                        quat = normalize_quat(mul_quat(quat, body_principal_frame(&m)));
+                        let principal = cm::principal_inertia(fi).1;
+                        quat = if quat == DQuat::IDENTITY {
+                            cm::from_wxyz(principal)
+                        } else {
+                            cm::from_wxyz(cm::mul_quat(cm::wxyz(quat), principal))
+                        };
                     }
                     self.bodies[body].inertial = Some((f.pos, quat, mass));
                 }
@@ -735,7 +737,8 @@ impl<'r> Builder<'r> {
                             pending,
                             attached,
                         )?;
-                        pos += rot_vec_quat(offset, quat);
+                        let step = cm::mat_vec(&cm::quat_mat(cm::wxyz(quat)), offset.to_array());
+                        pos += DVec3::from_array(step);
                     }
                 }
                 "attach" => self.attach(c, body, frame, suffix, subs, pending, attached)?,
@@ -922,10 +925,8 @@ impl<'r> Builder<'r> {
                 let fitscale = r.number("fitscale")?.unwrap_or(1.0);
                 let (s, centre) = geom::fit_to_mesh(t, mesh, src.settings.fitaabb, fitscale);
                 size = s;
-                mf = mf.compose(Frame {
-                    pos: centre,
-                    quat: DQuat::IDENTITY,
-                });
+                let c = cm::rot_vec_quat(centre.to_array(), cm::wxyz(mesh.quat));
+                mf.pos += DVec3::from_array(c);
             }
             mesh_frame = Some(mf);
         } else if t == GeomType::Mesh {
@@ -973,11 +974,11 @@ impl<'r> Builder<'r> {
         let mesh = dataid
             .filter(|_| t == GeomType::Mesh)
             .map(|i| &self.model.mesh[i]);
-        let (volume, inertia) = geom::mass_properties(t, size, mesh);
         let mass = match r.number("mass")? {
             Some(m) => m,
-            None => r.number("density")?.unwrap_or(1000.0) * volume,
+            None => r.number("density")?.unwrap_or(1000.0) * geom::volume(t, size, mesh),
         };
+        let inertia = geom::inertia(t, size, mesh, mass);
         Ok(GeomB {
             name,
             t,
@@ -1090,16 +1091,18 @@ impl<'r> Builder<'r> {
             let mut geoms = body.geoms;
             let is_free = body.joints.len() == 1 && body.joints[0].t == JointType::Free;
             if is_free && body.joints[0].align.unwrap_or(alignfree) {
-                // move the body frame onto the inertial frame
-                let shift = Frame {
-                    pos: ipos,
-                    quat: iquat,
+                // move the body frame onto the inertial frame, and the geoms with it
+                let inertial = cm::Pose::new(ipos, iquat);
+                let moved = cm::Pose::new(frame.pos, frame.quat).accum(inertial);
+                frame = Frame {
+                    pos: moved.pos_vec(),
+                    quat: moved.quat_glam(),
                 };
-                frame = frame.compose(shift);
-                let inv_q = iquat.conjugate();
+                let inverse = inertial.invert();
                 for g in &mut geoms {
-                    g.pos = rot_vec_quat(g.pos - ipos, inv_q);
-                    g.quat = normalize_quat(mul_quat(inv_q, g.quat));
+                    let p = inverse.accum(cm::Pose::new(g.pos, g.quat));
+                    g.pos = p.pos_vec();
+                    g.quat = p.quat_glam();
                 }
                 ipos = DVec3::ZERO;
                 iquat = DQuat::IDENTITY;
@@ -1493,16 +1496,9 @@ fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
     out
 }
 
-/// Principal axes of a body inertia tensor as MuJoCo 4.0.0's compiler finds them: its
-/// compile-time Jacobi iteration stopped at `1e-15 Σ|Iᵢᵢ|` (measured against MuJoCo on the
-/// corpus: the mesh rule `1e-7 max|Iᵢᵢ|` leaves 2e-6 differences in the dog's frames).
-fn body_principal_frame(tensor: &DMat3) -> DQuat {
-    let r = collide::math::mat_to_rowmajor(tensor);
-    let tol = 1e-15 * (r[0].abs() + r[4].abs() + r[8].abs());
-    crate::mesh_compile::eig3_with_tolerance(&r, tol).1
-}
-
-/// Mass-weighted inertial frame of a body's geoms: (pos, quat, mass).
+/// Inertial frame of a body from its geoms: (pos, quat, mass), as MuJoCo's
+/// `mjCBody::InertiaFromGeom` computes it (same operation order: the frame feeds free-joint
+/// alignment and so the geom poses).
 fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
     let mass: f64 = geoms.iter().map(|g| g.mass).sum();
     if mass < collide::math::MINVAL {
@@ -1513,19 +1509,22 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
         // MuJoCo keeps a lone massive geom's own frame (no re-sorting of the principal axes)
         return (g.pos, g.quat, mass);
     }
-    let com = geoms.iter().map(|g| g.pos * g.mass).sum::<DVec3>() / mass;
-    let mut tensor = DMat3::ZERO;
+    let mut com = [0.0; 3];
     for g in geoms {
-        let r = quat_to_mat(g.quat);
-        let local = DMat3::from_diagonal(g.inertia * g.mass);
-        let d = g.pos - com;
-        tensor += r * local * r.transpose()
-            + g.mass * (DMat3::from_diagonal(DVec3::splat(d.length_squared())) - outer(d, d));
+        for (k, c) in com.iter_mut().enumerate() {
+            *c += g.mass * g.pos[k];
+        }
     }
-    let q = body_principal_frame(&tensor);
-    (com, q, mass)
-}
-
-fn outer(a: DVec3, b: DVec3) -> DMat3 {
-    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
+    let ipos = com.map(|c| c / mass);
+    let mut total = [0.0; 6];
+    for g in geoms {
+        let rotated = cm::global_inertia(g.inertia.to_array(), cm::wxyz(g.quat));
+        let d = [g.pos.x - ipos[0], g.pos.y - ipos[1], g.pos.z - ipos[2]];
+        let shifted = cm::offcenter(g.mass, d);
+        for j in 0..6 {
+            total[j] = total[j] + rotated[j] + shifted[j];
+        }
+    }
+    let q = cm::principal_inertia(total).1;
+    (DVec3::from_array(ipos), cm::from_wxyz(q), mass)
 }

@@ -3,7 +3,6 @@
 
 use glam::{DQuat, DVec3};
 
-use collide::math::z_to_quat;
 use collide::{GeomType, HField, Mesh};
 
 /// Number of size parameters each type requires to be positive (MuJoCo's `mjGEOMINFO`).
@@ -20,13 +19,13 @@ pub fn required_sizes(t: GeomType) -> usize {
 pub fn apply_fromto(t: GeomType, fromto: [f64; 6], size: DVec3) -> Option<(DVec3, DQuat, DVec3)> {
     let from = DVec3::new(fromto[0], fromto[1], fromto[2]);
     let to = DVec3::new(fromto[3], fromto[4], fromto[5]);
-    let vec = from - to;
-    let len = vec.length();
-    if len < collide::math::EPS {
+    let mut vec = (from - to).to_array();
+    let len = crate::compile_math::normalize(&mut vec);
+    if len / 2.0 < collide::math::EPS {
         return None;
     }
-    let pos = 0.5 * (from + to);
-    let quat = z_to_quat(vec / len);
+    let pos = (from + to) / 2.0;
+    let quat = crate::compile_math::from_wxyz(crate::compile_math::z_to_quat(vec));
     let size = match t {
         GeomType::Box | GeomType::Ellipsoid => DVec3::new(size.x, size.x, 0.5 * len),
         _ => DVec3::new(size.x, 0.5 * len, size.z),
@@ -102,44 +101,68 @@ pub fn mesh_size(mesh: &Mesh) -> DVec3 {
     )
 }
 
-/// Volume and principal moments of inertia per unit mass, in the geom frame.
-pub fn mass_properties(t: GeomType, size: DVec3, mesh: Option<&Mesh>) -> (f64, DVec3) {
+/// Volume of a geom (MuJoCo's `mjCGeom::GetVolume`, solid geoms): a mesh's compiled volume,
+/// 0 for planes and height fields.
+pub fn volume(t: GeomType, size: DVec3, mesh: Option<&Mesh>) -> f64 {
     use std::f64::consts::PI;
-    let (r, h) = (size.x, size.y);
+    let r = size.x;
     match t {
-        GeomType::Plane | GeomType::HField => (0.0, DVec3::ZERO),
-        GeomType::Sphere => (4.0 / 3.0 * PI * r.powi(3), DVec3::splat(0.4 * r * r)),
+        GeomType::Plane | GeomType::HField => 0.0,
+        GeomType::Sphere => 4.0 * PI * r * r * r / 3.0,
         GeomType::Capsule => {
-            let vc = PI * r * r * 2.0 * h;
-            let vs = 4.0 / 3.0 * PI * r.powi(3);
-            let v = vc + vs;
-            // cylinder plus two hemispheres, per unit mass
-            let mc = vc / v;
-            let ms = vs / v;
-            let hh = 2.0 * h;
-            let iz = mc * r * r / 2.0 + ms * 0.4 * r * r;
-            let ix =
-                mc * (r * r / 4.0 + hh * hh / 12.0) + ms * (0.4 * r * r + h * h + 0.75 * r * h);
-            (v, DVec3::new(ix, ix, iz))
+            let h = 2.0 * size.y;
+            PI * (r * r * h + 4.0 * r * r * r / 3.0)
+        }
+        GeomType::Cylinder => PI * r * r * (2.0 * size.y),
+        GeomType::Ellipsoid => 4.0 * PI * size.x * size.y * size.z / 3.0,
+        GeomType::Box => size.x * size.y * size.z * 8.0,
+        GeomType::Mesh => mesh.map_or(0.0, |m| m.volume.max(0.0)),
+    }
+}
+
+/// Principal moments of inertia of a solid geom of mass `mass` in its own frame (MuJoCo's
+/// `mjCGeom::SetInertia`, with its operation order: compiled inertial frames depend on the
+/// last bits). A mesh geom gets the inertia of its equivalent box `boxsz`.
+pub fn inertia(t: GeomType, size: DVec3, mesh: Option<&Mesh>, mass: f64) -> DVec3 {
+    let (s0, s1, s2) = (size.x * size.x, size.y * size.y, size.z * size.z);
+    match t {
+        GeomType::Plane | GeomType::HField => DVec3::ZERO,
+        GeomType::Sphere => DVec3::splat(2.0 * mass * s0 / 5.0),
+        GeomType::Capsule => {
+            let (r, h) = (size.x, 2.0 * size.y);
+            // two hemispheres (a sphere) and a cylinder, the hemispheres displaced along z
+            let sphere = mass * 4.0 * r / (4.0 * r + 3.0 * h);
+            let cyl = mass - sphere;
+            let sphere_i = 2.0 * sphere * r * r / 5.0;
+            let shift = sphere * h * (3.0 * r + 2.0 * h) / 8.0;
+            let ix = cyl * (3.0 * r * r + h * h) / 12.0 + (sphere_i + shift);
+            DVec3::new(ix, ix, cyl * r * r / 2.0 + sphere_i)
         }
         GeomType::Cylinder => {
-            let v = PI * r * r * 2.0 * h;
-            let ix = (3.0 * r * r + 4.0 * h * h) / 12.0;
-            (v, DVec3::new(ix, ix, r * r / 2.0))
+            let (r, h) = (size.x, 2.0 * size.y);
+            let ix = mass * (3.0 * r * r + h * h) / 12.0;
+            DVec3::new(ix, ix, mass * r * r / 2.0)
         }
-        GeomType::Ellipsoid => {
-            let v = 4.0 / 3.0 * PI * size.x * size.y * size.z;
-            let s2 = size * size;
-            (v, DVec3::new(s2.y + s2.z, s2.x + s2.z, s2.x + s2.y) / 5.0)
-        }
-        GeomType::Box => {
-            let v = 8.0 * size.x * size.y * size.z;
-            let s2 = size * size;
-            (v, DVec3::new(s2.y + s2.z, s2.x + s2.z, s2.x + s2.y) / 3.0)
-        }
+        GeomType::Ellipsoid => DVec3::new(
+            mass * (s1 + s2) / 5.0,
+            mass * (s0 + s2) / 5.0,
+            mass * (s0 + s1) / 5.0,
+        ),
+        GeomType::Box => DVec3::new(
+            mass * (s1 + s2) / 3.0,
+            mass * (s0 + s2) / 3.0,
+            mass * (s0 + s1) / 3.0,
+        ),
         GeomType::Mesh => match mesh {
-            Some(m) if m.volume > 0.0 => (m.volume, m.inertia / m.volume),
-            _ => (0.0, DVec3::ZERO),
+            Some(m) => {
+                let b = m.boxsz;
+                DVec3::new(
+                    mass * (b.y * b.y + b.z * b.z) / 3.0,
+                    mass * (b.x * b.x + b.z * b.z) / 3.0,
+                    mass * (b.x * b.x + b.y * b.y) / 3.0,
+                )
+            }
+            None => DVec3::ZERO,
         },
     }
 }

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+mod compile_math;
 pub mod compiler;
 pub mod defaults;
 pub mod error;

@@ -9,18 +9,21 @@
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
 //!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors. (MuJoCo also
 //!    builds, and so validates, the hull of every mesh used by a collidable geom: call
-//!    [`check_convex_hull`] for those.) The hull is our own quickhull in `f64`; its triangles
-//!    differ from qhull's on coplanar facets, which changes the face list but not the mass
-//!    properties beyond rounding. With `maxhullvert`, points are added furthest-first like
-//!    qhull's `Q9 TA<n−4>`, which picks the same vertices in about 60% of random clouds only.
+//!    [`check_convex_hull`] for those.) The triangles are qhull's, from the emulation in
+//!    [`crate::mesh_hull`] on the file vertices, in qhull's order and orientation: the order of
+//!    the sums below, and so the last bits of the mesh frame, depend on it. Our own quickhull in
+//!    `f64` validates the point set and stands in if the emulation fails.
 //! 4. A negative `scale` determinant swaps the winding of every face.
-//! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`.
+//! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, with the compiler's
+//!    arithmetic (`compile_math`: `refquat` divided by its norm, its matrix summed left
+//!    to right).
 //! 6. Area-weighted face centroid `c_f` (surface area < `mjMINVAL` is an error); then volume and
 //!    centre of mass by pyramids from `c_f` (volume `(c − c_f)·n A / 3` per triangle, absolute
 //!    value in the legacy mode, hull triangles in the convex mode; the shell mode uses areas).
 //! 7. Inertia tensor by pyramids from the centre of mass (this pass also recomputes the volume
 //!    that is kept: in the legacy mode, a non-convex mesh gets a different volume than in 6),
-//!    `eig3` (MuJoCo's Jacobi on a quaternion) for the principal moments and frame, and the
+//!    the compiler's `eig3` (Jacobi on a quaternion, relative tolerance 1e-7) for the principal
+//!    moments and frame (bit-identical to MuJoCo 4.0.0 on the corpus), and the
 //!    checks "eigenvalues positive" and "A + B ≥ C".
 //! 8. Equivalent inertia box `boxsz`, vertices moved into the principal frame
 //!    `v ← R(q)ᵀ (v − com)`, `aamm` over all vertices (in `f64`), vertices rounded to `f32`.
@@ -28,8 +31,9 @@
 // NaN-aware comparisons (`!(x >= y)`) are deliberate throughout.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use crate::compile_math as cm;
 use crate::mesh_file::RawMesh;
-use collide::math::{mat_to_rowmajor, mul_quat, quat_to_mat, quat_wxyz, MINVAL};
+use collide::math::MINVAL;
 use collide::Mesh;
 use glam::{DQuat, DVec3};
 
@@ -54,7 +58,8 @@ pub struct MeshSettings {
     pub scale: DVec3,
     /// `mesh/@refpos`, subtracted first.
     pub refpos: DVec3,
-    /// `mesh/@refquat`, inverse-applied after `refpos` (normalized here).
+    /// `mesh/@refquat` as written, inverse-applied after `refpos` (normalized by
+    /// [`compile_mesh`] the way MuJoCo's compiler does).
     pub refquat: DQuat,
     /// `mesh/@inertia`.
     pub inertia: MeshInertia,
@@ -151,55 +156,48 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         }
     }
 
-    // ---- transformations: refpos, then refquat, then scale
-    let rp = settings.refpos.to_array();
-    if rp != [0.0; 3] {
-        for v in vert.iter_mut() {
-            for k in 0..3 {
-                v[k] -= rp[k];
-            }
-        }
-    }
-    if rq != [1.0, 0.0, 0.0, 0.0] {
-        let n = (rq[0] * rq[0] + rq[1] * rq[1] + rq[2] * rq[2] + rq[3] * rq[3]).sqrt();
-        if n < MINVAL {
-            return fail("refquat has zero norm".into());
-        }
-        let q = quat_wxyz(rq[0] / n, rq[1] / n, rq[2] / n, rq[3] / n);
-        let m = mat_to_rowmajor(&quat_to_mat(q));
-        for v in vert.iter_mut() {
-            *v = mul_mat_t_vec(&m, v);
-        }
+    // ---- transformations: refpos, then refquat, then scale (the file vertices kept for qhull)
+    let needs_hull = face.is_empty() || inertia == MeshInertia::Convex;
+    let file_vert = if needs_hull { vert.clone() } else { Vec::new() };
+    if let Err(e) = apply_transformations(&mut vert, settings) {
+        return fail(e);
     }
     let sc = settings.scale.to_array();
-    if sc != [1.0; 3] {
-        for v in vert.iter_mut() {
-            for k in 0..3 {
-                v[k] *= sc[k];
-            }
-        }
-    }
     if vert.iter().flatten().any(|c| !c.is_finite()) {
         return fail("transformed vertices are not finite (scale too large?)".into());
     }
 
-    // ---- convex hull: needed without faces and for convex inertia. Computed on the transformed
-    // vertices, so its triangles are already outward (MuJoCo computes it before transforming
-    // and flips it with the other faces for a negative scale determinant: same result).
-    let hull = if face.is_empty() || inertia == MeshInertia::Convex {
+    // ---- convex hull: needed without faces and for convex inertia. MuJoCo takes qhull's
+    // triangles on the file vertices (their order fixes the rounding of the mass properties)
+    // and flips them with the other faces for a mirroring scale. Our own quickhull on the
+    // transformed vertices (outward already) validates the point set with MuJoCo's messages
+    // and stands in if the qhull emulation fails.
+    let mirrored = sc[0] * sc[1] * sc[2] <= 0.0;
+    let hull = if needs_hull {
         let pts: Vec<DVec3> = vert.iter().map(|v| DVec3::from_array(*v)).collect();
-        match hull::convex_hull(&pts, settings.maxhullvert) {
-            Ok(h) => Some(h),
+        let own = match hull::convex_hull(&pts, settings.maxhullvert) {
+            Ok(h) => h,
             Err(e) => return fail(e.message()),
-        }
+        };
+        Some(
+            match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
+                Some(mut t) => {
+                    if mirrored {
+                        t.iter_mut().for_each(|f| f.swap(1, 2));
+                    }
+                    t
+                }
+                None => own,
+            },
+        )
     } else {
         None
     };
     let from_hull = face.is_empty();
     if from_hull {
         face = hull.clone().unwrap_or_default();
-    } else if sc[0] * sc[1] * sc[2] <= 0.0 {
-        // mirrored: restore outward winding
+    } else if mirrored {
+        // restore outward winding
         for f in face.iter_mut() {
             f.swap(1, 2);
         }
@@ -321,7 +319,8 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     if !(total >= MINVAL) || !inert.iter().all(|c| c.is_finite()) {
         return fail("mesh volume is too small. Try setting inertia to shell".into());
     }
-    let (ev, quat) = eig3(&full);
+    let (ev, q) = cm::eig3(&full, cm::MESH_EIG_RELTOL);
+    let quat = cm::from_wxyz(q);
     let eigval = DVec3::from_array(ev);
     if !(ev[2] > 0.0) {
         return fail("eigenvalue of mesh inertia must be positive".into());
@@ -343,12 +342,11 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     );
 
     // ---- vertices into the principal frame, aamm in double, then float
-    let qinv = quat_wxyz(quat.w, -quat.x, -quat.y, -quat.z);
-    let m = mat_to_rowmajor(&quat_to_mat(qinv));
+    let m = cm::quat_mat(cm::conj(q));
     let mut aamm: [f64; 6] = [1e10, 1e10, 1e10, -1e10, -1e10, -1e10];
     let mut out = Vec::with_capacity(nvert);
     for v in &centered {
-        let r = mul_mat_vec(&m, v);
+        let r = cm::mat_vec(&m, *v);
         for k in 0..3 {
             aamm[k] = aamm[k].min(r[k]);
             aamm[k + 3] = aamm[k + 3].max(r[k]);
@@ -388,101 +386,6 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     })
 }
 
-/// Eigen-decomposition of a symmetric 3×3 matrix (row-major) as MuJoCo 4.0.0's mesh compiler
-/// does it: Jacobi rotations accumulated in a quaternion, eigenvalues in decreasing order, the
-/// eigenvectors the columns of `quat_to_mat(quat)`.
-///
-/// This differs from the older `mju_eig3` that `collide::math::eig3` follows, and the
-/// differences reach 1e-7 in the mesh quaternion:
-/// - the rotation's half-angle sine is `|t| c / (2 cos(θ/2))`, not `sqrt((1 − c)/2)`;
-/// - there is no "cosine too close to 1" exit;
-/// - iteration stops when the largest off-diagonal element is below `1e-7 max |Mᵢᵢ|` of the
-///   *input* matrix (so MuJoCo's principal frames are only converged to that level, which is
-///   why the rule must be reproduced exactly);
-/// - eigenvalues are swapped only when they differ by more than `1e-12 max |dᵢ|`.
-///
-/// Inferred from MuJoCo 4.0.0's results on a few hundred meshes (quaternions then agree to
-/// ~1e-15, vertices bit for bit). Body inertial frames (`fullinertia`) go through a tighter
-/// stopping rule (about `1e-15 Σ|dᵢ|`) in 4.0.0.
-fn eig3(mat: &[f64; 9]) -> ([f64; 3], DQuat) {
-    eig3_with_tolerance(mat, 1e-7 * mat[0].abs().max(mat[4].abs()).max(mat[8].abs()))
-}
-
-/// [`eig3`] stopping when the largest off-diagonal element falls below `tol` (absolute).
-pub(crate) fn eig3_with_tolerance(mat: &[f64; 9], tol: f64) -> ([f64; 3], DQuat) {
-    let mut quat = DQuat::IDENTITY;
-    let mut ev = [mat[0], mat[4], mat[8]];
-    for _ in 0..500 {
-        let v = mat_to_rowmajor(&quat_to_mat(quat));
-        let vt = [v[0], v[3], v[6], v[1], v[4], v[7], v[2], v[5], v[8]];
-        let d = mul_mat3(&mul_mat3(&vt, mat), &v);
-        ev = [d[0], d[4], d[8]];
-        let (rk, ck, rotk) = if d[1].abs() > d[2].abs() && d[1].abs() > d[5].abs() {
-            (0, 1, 2)
-        } else if d[2].abs() > d[5].abs() {
-            (0, 2, 1)
-        } else {
-            (1, 2, 0)
-        };
-        let off = d[3 * rk + ck];
-        // also stops on zero and NaN
-        if !(off.abs() >= tol) || off == 0.0 {
-            break;
-        }
-        let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * off);
-        let t = if tau >= 0.0 {
-            1.0 / (tau + (1.0 + tau * tau).sqrt())
-        } else {
-            -1.0 / (-tau + (1.0 + tau * tau).sqrt())
-        };
-        let c = 1.0 / (1.0 + t * t).sqrt();
-        let w = (0.5 + 0.5 * c).sqrt();
-        let s = t.abs() * c / (2.0 * w);
-        let mut r = [w, 0.0, 0.0, 0.0];
-        r[rotk + 1] = if tau >= 0.0 { -s } else { s };
-        if rotk == 1 {
-            r[rotk + 1] = -r[rotk + 1];
-        }
-        let rq = normalize4(quat_wxyz(r[0], r[1], r[2], r[3]));
-        quat = normalize4(mul_quat(quat, rq));
-    }
-    // sort decreasing (bubble pattern 0, 1, 0), rotating the frame with each swap
-    let tol = 1e-12 * ev.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    for j in 0..3 {
-        let j1 = j % 2;
-        if ev[j1] + tol < ev[j1 + 1] {
-            ev.swap(j1, j1 + 1);
-            // MuJoCo's literal, not FRAC_1_SQRT_2 (the quaternion is normalized after)
-            #[allow(clippy::approx_constant)]
-            let h = 0.707106781186548;
-            let mut r = [h, 0.0, 0.0, 0.0];
-            r[(j1 + 2) % 3 + 1] = h;
-            quat = normalize4(mul_quat(quat, quat_wxyz(r[0], r[1], r[2], r[3])));
-        }
-    }
-    (ev, quat)
-}
-
-/// Product of two row-major 3×3 matrices (MuJoCo's summation order).
-fn mul_mat3(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
-    let mut r = [0.0; 9];
-    for i in 0..3 {
-        for j in 0..3 {
-            r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
-        }
-    }
-    r
-}
-
-/// Divides a quaternion by its norm (MuJoCo's `mjuu_normvec`); tiny ones are left alone.
-fn normalize4(q: DQuat) -> DQuat {
-    let n = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).sqrt();
-    if n < 1e-14 || !n.is_finite() {
-        return q;
-    }
-    quat_wxyz(q.w / n, q.x / n, q.y / n, q.z / n)
-}
-
 /// Checks that `vert` has a 3-D convex hull, as MuJoCo requires of every mesh used by a
 /// collidable geom or pair (it runs qhull on them): colocated, collinear or coplanar vertex sets
 /// are errors with MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the
@@ -501,6 +404,42 @@ pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
     hull::convex_hull(vert, None)
         .map(|_| ())
         .map_err(|e| format!("mesh '{name}': {}", e.message()))
+}
+
+/// MuJoCo's `ApplyTransformations`: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, each step
+/// skipped when it is the identity; `refquat` is normalized the compiler's way first. Errors
+/// on a zero `refquat`.
+pub(crate) fn apply_transformations(
+    vert: &mut [V3],
+    settings: &MeshSettings,
+) -> Result<(), String> {
+    let rp = settings.refpos.to_array();
+    if rp != [0.0; 3] {
+        for v in vert.iter_mut() {
+            for k in 0..3 {
+                v[k] -= rp[k];
+            }
+        }
+    }
+    let mut rq = cm::wxyz(settings.refquat);
+    if rq != [1.0, 0.0, 0.0, 0.0] {
+        if cm::normalize(&mut rq) == 0.0 {
+            return Err("refquat has zero norm".into());
+        }
+        let m = cm::quat_mat(rq);
+        for v in vert.iter_mut() {
+            *v = cm::mat_t_vec(&m, *v);
+        }
+    }
+    let sc = settings.scale.to_array();
+    if sc != [1.0; 3] {
+        for v in vert.iter_mut() {
+            for k in 0..3 {
+                v[k] *= sc[k];
+            }
+        }
+    }
+    Ok(())
 }
 
 /// MuJoCo's `triangle()`: area, unit normal `(v2−v1)×(v3−v1)` and centroid. Triangles with a
@@ -531,26 +470,6 @@ fn triangle(v1: &V3, v2: &V3, v3: &V3) -> (f64, V3, V3) {
 #[inline]
 fn dot(a: &V3, b: &V3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// `mat * v` with a row-major matrix (MuJoCo's `mulvecmat`).
-#[inline]
-fn mul_mat_vec(m: &[f64; 9], v: &V3) -> V3 {
-    [
-        m[0] * v[0] + m[1] * v[1] + m[2] * v[2],
-        m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
-        m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
-    ]
-}
-
-/// `matᵀ * v` with a row-major matrix (MuJoCo's `mulvecmatT`).
-#[inline]
-fn mul_mat_t_vec(m: &[f64; 9], v: &V3) -> V3 {
-    [
-        m[0] * v[0] + m[3] * v[1] + m[6] * v[2],
-        m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
-        m[2] * v[0] + m[5] * v[1] + m[8] * v[2],
-    ]
 }
 
 /// A 3-D convex hull (quickhull with conflict lists) in `f64`, used where MuJoCo calls qhull.

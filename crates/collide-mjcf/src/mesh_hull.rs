@@ -63,6 +63,7 @@
 // NaN-aware comparisons (`!(x > y)`) are deliberate.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use crate::compile_math as cm;
 use crate::mesh_compile::MeshSettings;
 use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
 use collide::{ConvexHull, Mesh};
@@ -175,51 +176,12 @@ pub fn build_hull_from_source(
 /// frame), computed like [`crate::mesh_compile::compile_mesh`] does before rounding to `f32`.
 fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
     let mut vert: Vec<P3> = file.to_vec();
-    let rp = settings.refpos.to_array();
-    if rp != [0.0; 3] {
-        for v in vert.iter_mut() {
-            for k in 0..3 {
-                v[k] -= rp[k];
-            }
-        }
-    }
-    let q = settings.refquat;
-    let rq = [q.w, q.x, q.y, q.z];
-    if rq != [1.0, 0.0, 0.0, 0.0] {
-        let n = (rq[0] * rq[0] + rq[1] * rq[1] + rq[2] * rq[2] + rq[3] * rq[3]).sqrt();
-        if n >= MINVAL && n.is_finite() {
-            let q = quat_wxyz(rq[0] / n, rq[1] / n, rq[2] / n, rq[3] / n);
-            let m = mat_to_rowmajor(&quat_to_mat(q));
-            for v in vert.iter_mut() {
-                *v = [
-                    m[0] * v[0] + m[3] * v[1] + m[6] * v[2],
-                    m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
-                    m[2] * v[0] + m[5] * v[1] + m[8] * v[2],
-                ];
-            }
-        }
-    }
-    let sc = settings.scale.to_array();
-    if sc != [1.0; 3] {
-        for v in vert.iter_mut() {
-            for k in 0..3 {
-                v[k] *= sc[k];
-            }
-        }
-    }
+    // a zero refquat cannot reach here (the mesh compiled)
+    let _ = crate::mesh_compile::apply_transformations(&mut vert, settings);
     let com = mesh.pos.to_array();
-    let quat = mesh.quat;
-    let qinv = quat_wxyz(quat.w, -quat.x, -quat.y, -quat.z);
-    let m = mat_to_rowmajor(&quat_to_mat(qinv));
+    let m = cm::quat_mat(cm::conj(cm::wxyz(mesh.quat)));
     vert.iter()
-        .map(|v| {
-            let c = [v[0] - com[0], v[1] - com[1], v[2] - com[2]];
-            [
-                m[0] * c[0] + m[1] * c[1] + m[2] * c[2],
-                m[3] * c[0] + m[4] * c[1] + m[5] * c[2],
-                m[6] * c[0] + m[7] * c[1] + m[8] * c[2],
-            ]
-        })
+        .map(|v| cm::mat_vec(&m, [v[0] - com[0], v[1] - com[1], v[2] - com[2]]))
         .collect()
 }
 
@@ -279,25 +241,38 @@ fn build(
         )
     })?;
 
-    // qhull emulation; on a merge, the unmerged construction is repaired; on a topological
-    // failure of the emulation, a plain quickhull is repaired the same way
-    let graph = match qhull::run(qpts, maxhullvert) {
+    let graph =
+        hull_graph(qpts, maxhullvert).ok_or_else(|| format!("mesh '{name}': qhull error"))?;
+    assemble(name, qpts, fin, stored, &graph, mirrored)
+}
+
+/// qhull's graph of `qpts` (emulated; on a merge, the unmerged construction is repaired; on a
+/// topological failure of the emulation, a plain quickhull is repaired the same way). Records
+/// in [`last_build_was_exact`] whether the emulation was exact. `None` on failure.
+fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
+    match qhull::run(qpts, maxhullvert) {
         Ok(out) if out.exact && (!out.merged || closed_oriented(&out.graph)) => {
             LAST_EXACT.with(|c| c.set(true));
-            out.graph
+            Some(out.graph)
         }
-        Ok(out) => {
-            match repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none()) {
-                Some(g) => g,
-                None => generic(qpts, maxhullvert, out.distround)
-                    .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
-            }
-        }
-        Err(qhull::Failure::Flat) => return Err(format!("mesh '{name}': qhull error")),
-        Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround)
-            .ok_or_else(|| format!("mesh '{name}': qhull error"))?,
-    };
-    assemble(name, qpts, fin, stored, &graph, mirrored)
+        Ok(out) => repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none())
+            .or_else(|| generic(qpts, maxhullvert, out.distround)),
+        Err(qhull::Failure::Flat) => None,
+        Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround),
+    }
+}
+
+/// The hull triangles MuJoCo 4.0.0 gets from qhull for `pts` (the vertices as the file states
+/// them, `f32` values): qhull's facet order and orientation, indices into `pts`. They are the
+/// faces of a mesh given without faces, and the volume of `inertia="convex"`; their order fixes
+/// the rounding of the mesh's centre of mass and frame. `None` when `pts` fails MuJoCo's
+/// pre-check or the hull cannot be built.
+pub(crate) fn qhull_triangles(pts: &[P3], maxhullvert: Option<usize>) -> Option<Vec<[usize; 3]>> {
+    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) || precheck(pts).is_err() {
+        return None;
+    }
+    let graph = hull_graph(pts, maxhullvert)?;
+    Some(graph.facets.iter().map(|f| f.face()).collect())
 }
 
 /// Whether the triangles of `g` form a closed, consistently oriented surface (every directed

@@ -2,9 +2,7 @@
 
 use glam::{DQuat, DVec3};
 
-use collide::math::{
-    axis_angle_quat, mat_to_quat, mul_quat, normalize_quat, quat_wxyz, rot_vec_quat, z_to_quat,
-};
+use crate::compile_math as cm;
 
 use crate::error::Result;
 use crate::xml::{AttrSource, Elem};
@@ -28,6 +26,16 @@ impl Default for AngleSettings {
 }
 
 impl AngleSettings {
+    /// Converts an orientation angle (`axisangle`, `euler`) in the model's unit to radians,
+    /// rounding as MuJoCo's compiler does (`a / 180 · π`).
+    pub fn orientation_rad(&self, a: f64) -> f64 {
+        if self.degrees {
+            a / 180.0 * std::f64::consts::PI
+        } else {
+            a
+        }
+    }
+
     /// Converts an angle in the model's unit to radians.
     pub fn to_rad(&self, a: f64) -> f64 {
         if self.degrees {
@@ -56,14 +64,16 @@ impl Frame {
         quat: DQuat::IDENTITY,
     };
 
-    /// `self ∘ child`: `child` expressed in this frame's parent.
+    /// `self ∘ child`: `child` expressed in this frame's parent (the compiler's
+    /// `frameaccum` arithmetic).
     pub fn compose(&self, child: Frame) -> Frame {
         if *self == Frame::IDENTITY {
             return child;
         }
+        let p = cm::Pose::new(self.pos, self.quat).accum(cm::Pose::new(child.pos, child.quat));
         Frame {
-            pos: self.pos + rot_vec_quat(child.pos, self.quat),
-            quat: normalize_quat(mul_quat(self.quat, child.quat)),
+            pos: p.pos_vec(),
+            quat: p.quat_glam(),
         }
     }
 }
@@ -97,75 +107,86 @@ pub fn read_orientation(
     Ok(None)
 }
 
+/// The quaternion of one orientation attribute, computed as MuJoCo's compiler does
+/// (`ResolveOrientation`, with the compiler's normalization; see `compile_math`).
 fn orientation_of(e: &Elem, key: &str, angles: &AngleSettings) -> Result<DQuat> {
-    match key {
+    let q = match key {
         "quat" => {
-            let q = e.array::<4>("quat")?.unwrap_or([1.0, 0.0, 0.0, 0.0]);
-            let n = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
-            if n < 1e-10 {
+            let mut q = e.array::<4>("quat")?.unwrap_or([1.0, 0.0, 0.0, 0.0]);
+            if cm::normalize(&mut q) < 1e-10 {
                 return Err(e.err("quat has zero norm"));
             }
-            Ok(quat_wxyz(q[0] / n, q[1] / n, q[2] / n, q[3] / n))
+            q
         }
         "axisangle" => {
             let a = e.array::<4>("axisangle")?.unwrap_or_default();
-            let axis = DVec3::new(a[0], a[1], a[2]);
-            let n = axis.length();
-            if n < 1e-10 {
+            let mut axis = [a[0], a[1], a[2]];
+            if cm::normalize(&mut axis) < 1e-10 {
                 return Err(e.err("axisangle axis has zero norm"));
             }
-            Ok(axis_angle_quat(axis / n, angles.to_rad(a[3])))
+            let half = angles.orientation_rad(a[3]) / 2.0;
+            let (sin, cos) = (half.sin(), half.cos());
+            [cos, sin * axis[0], sin * axis[1], sin * axis[2]]
         }
         "xyaxes" => {
             let a = e.array::<6>("xyaxes")?.unwrap_or_default();
-            let x = DVec3::new(a[0], a[1], a[2]);
-            let nx = x.length();
-            if nx < 1e-10 {
+            let mut x = [a[0], a[1], a[2]];
+            if cm::normalize(&mut x) < 1e-10 {
                 return Err(e.err("xyaxes: x axis has zero norm"));
             }
-            let x = x / nx;
-            let mut y = DVec3::new(a[3], a[4], a[5]);
-            y -= x * x.dot(y);
-            let ny = y.length();
-            if ny < 1e-10 {
+            let mut y = [a[3], a[4], a[5]];
+            let d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+            for k in 0..3 {
+                y[k] -= x[k] * d;
+            }
+            if cm::normalize(&mut y) < 1e-10 {
                 return Err(e.err("xyaxes: y axis is parallel to x or zero"));
             }
-            let y = y / ny;
-            let z = x.cross(y);
-            Ok(mat_to_quat(&glam::DMat3::from_cols(x, y, z)))
+            let mut z = cm::cross(x, y);
+            if cm::normalize(&mut z) < 1e-10 {
+                return Err(e.err("xyaxes: y axis is parallel to x or zero"));
+            }
+            cm::frame_to_quat(x, y, z)
         }
         "zaxis" => {
-            let z = e.vec3("zaxis")?.unwrap_or(DVec3::Z);
-            let n = z.length();
-            if n < 1e-10 {
+            let mut z = e.vec3("zaxis")?.unwrap_or(DVec3::Z).to_array();
+            if cm::normalize(&mut z) < 1e-10 {
                 return Err(e.err("zaxis has zero norm"));
             }
-            Ok(z_to_quat(z / n))
+            cm::z_to_quat(z)
         }
-        _ => Ok(euler_quat(
-            e.array::<3>("euler")?.unwrap_or_default(),
-            angles,
-        )),
-    }
+        _ => {
+            return Ok(euler_quat(
+                e.array::<3>("euler")?.unwrap_or_default(),
+                angles,
+            ))
+        }
+    };
+    Ok(cm::from_wxyz(q))
 }
 
-/// Quaternion of Euler angles in the model's unit and sequence.
+/// Quaternion of Euler angles in the model's unit and sequence: one rotation per axis, each
+/// multiplied on the right (lowercase, moving axes) or left (uppercase, fixed axes) with the
+/// compiler's normalized product.
 pub fn euler_quat(a: [f64; 3], angles: &AngleSettings) -> DQuat {
-    let mut q = DQuat::IDENTITY;
+    let mut q = [1.0, 0.0, 0.0, 0.0];
     for (i, &c) in angles.eulerseq.iter().enumerate() {
-        let axis = match c.to_ascii_lowercase() {
-            b'x' => DVec3::X,
-            b'y' => DVec3::Y,
-            _ => DVec3::Z,
+        let half = angles.orientation_rad(a[i]) / 2.0;
+        let mut r = [half.cos(), 0.0, 0.0, 0.0];
+        let k = match c.to_ascii_lowercase() {
+            b'x' => 1,
+            b'y' => 2,
+            _ => 3,
         };
-        let r = axis_angle_quat(axis, angles.to_rad(a[i]));
+        r[k] = half.sin();
         q = if c.is_ascii_lowercase() {
-            mul_quat(q, r)
+            cm::mul_quat(q, r)
         } else {
-            mul_quat(r, q)
+            cm::mul_quat(r, q)
         };
     }
-    normalize_quat(q)
+    cm::normalize(&mut q);
+    cm::from_wxyz(q)
 }
 
 /// Something that has orientation attributes, possibly through default layers.

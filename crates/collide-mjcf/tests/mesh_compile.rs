@@ -366,3 +366,232 @@ fn maxhullvert_limits_the_hull_of_a_faceless_mesh() {
     let used: std::collections::BTreeSet<u32> = full.face.iter().flatten().copied().collect();
     assert_eq!(used.len(), 11);
 }
+
+fn corpus_model(path: &str) -> collide::Model {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/corpus");
+    collide_mjcf::load_file(dir.join(path)).unwrap()
+}
+
+fn wxyz(q: DQuat) -> [f64; 4] {
+    [q.w, q.x, q.y, q.z]
+}
+
+/// scenes/hfield_png: the tetrahedron (binary STL, non-uniform scale, refpos, refquat) on the
+/// tilted RGB terrain touches it at a zero-margin tie (state 0, geoms 2 and 16) whose outcome
+/// depends on the last bits of the mesh frame. MuJoCo 4.0.0's compiled values, bit for bit:
+/// `refquat` normalized by division, the compiler's quaternion-to-matrix rounding, the Jacobi
+/// frame with MuJoCo's rotation formula and its `mjEPS` "close enough to unit" rule.
+#[test]
+fn hfield_png_tetra_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/hfield_png.xml");
+    let tetra = m.mesh.iter().find(|x| x.name == "tetra").unwrap();
+    let pos = [
+        0.04560000060158116,
+        0.038750001660415104,
+        0.0036666644357499566,
+    ];
+    let quat = [
+        0.8552196612901459,
+        0.3867346128175604,
+        0.05714196826978263,
+        0.3402505924372164,
+    ];
+    assert_eq!(tetra.pos.to_array(), pos);
+    assert_eq!(wxyz(tetra.quat), quat);
+    // the lone geom of body drop_tetra2 takes the mesh frame, and the body its inertial frame
+    assert_eq!(m.geom_pos[16].to_array(), pos);
+    assert_eq!(wxyz(m.geom_quat[16]), quat);
+    assert_eq!(m.body_ipos[14].to_array(), pos);
+    assert_eq!(wxyz(m.body_iquat[14]), quat);
+    // the bevelled box's frame: quarter turns that MuJoCo does not renormalize (norm 1 + 2e-15)
+    let bevel = m.mesh.iter().find(|x| x.name == "bevel").unwrap();
+    assert_eq!(
+        wxyz(bevel.quat),
+        [0.0, 0.7071067811865489, 0.0, 0.7071067811865489]
+    );
+    // a mesh given by vertices only: its faces are qhull's triangles, whose order sets the
+    // rounding of the centre of mass and so of the frame
+    let cloud = m.mesh.iter().find(|x| x.name == "cloud").unwrap();
+    assert_eq!(
+        cloud.pos.to_array(),
+        [
+            0.009399692586324613,
+            0.004670623346093605,
+            0.013916046211920385
+        ]
+    );
+    assert_eq!(
+        wxyz(cloud.quat),
+        [
+            0.8248015640080523,
+            0.4251741124651053,
+            0.002502793026998462,
+            0.37272387920073835
+        ]
+    );
+}
+
+/// scenes/freejoint_align: free bodies aligned with their inertial frames (inertia combined from
+/// several geoms, principal axes, frame moved onto them, geoms moved back). MuJoCo 4.0.0's body
+/// and geom frames bit for bit, including quaternions up to 2e-15 off unit norm.
+#[test]
+fn freejoint_align_frames_are_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/freejoint_align.xml");
+    let body_pos = [
+        [0.32955414465005894, 0.0, 0.05],
+        [-0.06768422361826812, 0.3609224952741021, 0.06],
+        [0.572, 0.42800000000000005, 0.04],
+        [0.55, -0.2803038449397558, 0.1234729635533386],
+    ];
+    let body_quat = [
+        [0.0, 0.7071067811865489, 0.0, 0.7071067811865489],
+        [
+            0.3535533905932743,
+            0.3535533905932743,
+            0.6123724356957954,
+            0.6123724356957954,
+        ],
+        [
+            0.1130999730480397,
+            0.698003149059182,
+            -0.1130999730480397,
+            0.698003149059182,
+        ],
+        [
+            0.943714364147489,
+            0.12767944069578063,
+            0.2392983377447303,
+            0.189307857412,
+        ],
+    ];
+    for b in 0..4 {
+        assert_eq!(m.body_pos[b + 1].to_array(), body_pos[b], "body {}", b + 1);
+        assert_eq!(wxyz(m.body_quat[b + 1]), body_quat[b], "body {}", b + 1);
+    }
+    let geom_z = [
+        -0.12955414465005946,
+        0.09044585534994137,
+        0.07815500945179606,
+        -0.0918449905482044,
+        0.24815500945179653,
+    ];
+    let h = 0.5000000000000007;
+    let geom_quat = [
+        [0.0, -1.0000000000000018, 0.0, -1.1102230246251565e-16],
+        [0.0, -0.7071067811865489, 0.0, -0.7071067811865489],
+        [
+            5.551115123125783e-17,
+            -0.7071067811865483,
+            -0.7071067811865483,
+            -5.551115123125783e-17,
+        ],
+        [h, -h, -h, -h],
+        [h, -h, -h, -h],
+    ];
+    for g in 0..5 {
+        assert_eq!(
+            m.geom_pos[g + 1].to_array(),
+            [0.0, 0.0, geom_z[g]],
+            "geom {}",
+            g + 1
+        );
+        assert_eq!(wxyz(m.geom_quat[g + 1]), geom_quat[g], "geom {}", g + 1);
+    }
+}
+
+/// scenes/box_pile: bodies placed by nested `<replicate>` with `euler` rotations inside a
+/// rotated `<frame>`. MuJoCo 4.0.0's body frames bit for bit: degrees converted as `a / 180 · π`,
+/// Euler factors multiplied with the compiler's normalized product, frames accumulated through
+/// the rotation matrix (`frameaccum`).
+#[test]
+fn box_pile_replicated_frames_are_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/box_pile.xml");
+    // bodies 5 and 9 (MuJoCo's big110 and big220)
+    let b = 5;
+    assert_eq!(
+        m.body_pos[b].to_array(),
+        [0.0, 0.19275450791377058, 0.3399500938714982]
+    );
+    assert_eq!(
+        wxyz(m.body_quat[b]),
+        [
+            0.9530458046419614,
+            0.14243364983532633,
+            0.2643029932404738,
+            0.03950034699936056
+        ]
+    );
+    let b = 9;
+    assert_eq!(
+        m.body_pos[b].to_array(),
+        [0.11845875722931246, 0.26978083827496424, 0.5501387815125276]
+    );
+    assert_eq!(
+        wxyz(m.body_quat[b]),
+        [
+            0.8197131663174274,
+            0.25061146493886327,
+            0.492533360538531,
+            0.15058255995856912
+        ]
+    );
+}
+
+/// gymnasium/ant: a capsule given by `fromto` along (1, 1, 0). MuJoCo's rotation axis
+/// `z × dir` has norm 1 − 1e-16 and is left unnormalized (within `mjEPS` of 1), which shows in
+/// the last bit of the geom quaternion.
+#[test]
+fn ant_fromto_capsule_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("gymnasium/assets/ant.xml");
+    let g = m.geom_name.iter().position(|n| n == "aux_1_geom").unwrap();
+    assert_eq!(m.geom_pos[g].to_array(), [0.1, 0.1, 0.0]);
+    assert_eq!(
+        wxyz(m.geom_quat[g]),
+        [
+            std::f64::consts::FRAC_1_SQRT_2,
+            0.4999999999999999,
+            -0.4999999999999999,
+            0.0
+        ]
+    );
+    assert_eq!(m.geom_size[g].to_array(), [0.08, 0.14142135623730953, 0.0]);
+}
+
+/// scenes/mesh_pile: the third copy of a `<replicate>` with `euler` is offset by the offset
+/// rotated through the rotation matrix of the second copy's quaternion (MuJoCo 4.0.0, bit for
+/// bit; the engine's quaternion rotation formula is one ulp off here).
+#[test]
+fn mesh_pile_replicate_offset_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/mesh_pile.xml");
+    // body 25, MuJoCo's ico_up2
+    assert_eq!(
+        m.body_pos[25].to_array(),
+        [0.13166900816479316, -0.1903428894730657, 0.1881916100127683]
+    );
+}
+
+/// scenes/mesh_fit_aabb: a sphere fitted to the tetrahedron's bounding box sits at the mesh
+/// frame plus the box centre rotated by MuJoCo's quaternion formula (`rotVecQuat`), and keeps
+/// the mesh quaternion as is. MuJoCo 4.0.0's values bit for bit.
+#[test]
+fn mesh_fit_aabb_sphere_frame_is_mujocos_bit_for_bit() {
+    let m = corpus_model("scenes/mesh_fit_aabb.xml");
+    assert_eq!(
+        m.geom_pos[1].to_array(),
+        [
+            0.008834437613468783,
+            0.042890924995410765,
+            -0.019864717776811952
+        ]
+    );
+    assert_eq!(
+        wxyz(m.geom_quat[1]),
+        [
+            0.8552196612901459,
+            0.3867346128175604,
+            0.05714196826978263,
+            0.3402505924372164
+        ]
+    );
+    assert_eq!(m.geom_size[1].x, 0.11841712512254465);
+}

@@ -179,8 +179,8 @@ pub fn mat_to_quat(m: &DMat3) -> DQuat {
 /// the eigenvectors are the *columns* of `quat_to_mat(quat)`, a right-handed frame.
 ///
 /// Returns `(eigenvalues, quat)`. The quaternion's sign and the column order are fully
-/// determined by the iteration, which is what makes compiled mesh and inertial frames agree
-/// with MuJoCo's.
+/// determined by the iteration. (The model compiler's frames use the compiler's own variant in
+/// `collide-mjcf`, which differs in its rotation formula, tolerances and normalization.)
 pub fn eig3(mat: &DMat3) -> (DVec3, DQuat) {
     const EIG_EPS: f64 = 1e-12;
     let mut quat = DQuat::IDENTITY;
