@@ -10,6 +10,12 @@
 //! best face so far, as here). A face whose first support bound falls below it is kept (4.0.0
 //! reports that contact; measured on height-field prisms and the generated-pair oracle).
 //!
+//! Read from 4.0.0's polytope buffer and witness points (bit for bit): a GJK triangle whose
+//! apexes both pass one of its edges grows a bipyramid on that edge (`triangle_bipyramid`); a
+//! GJK segment whose line runs through the ring of its hexahedron gets a ring vertex replaced
+//! (`Polytope::straighten_ring`), and its centre is the mean of the five vertices; the witness
+//! points use the face's signed sub-triangle areas (`face_barycentric`).
+//!
 //! Everything lives in fixed-size arrays: at most [`MAX_EPA_ITERATIONS`] expansions.
 
 use glam::DVec3;
@@ -255,7 +261,6 @@ impl Polytope {
     fn init_segment(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
         let v1 = s[0].vert;
         let v2 = s[1].vert;
-        self.center = 0.5 * (v1 + v2);
         let diff = v2 - v1;
         let mut index = 0;
         let mut value = f64::MAX;
@@ -277,6 +282,9 @@ impl Polytope {
         let v3i = self.support(o1, o2, d1, d1.length());
         let v4i = self.support(o1, o2, d2, d2.length());
         let v5i = self.support(o1, o2, d3, d3.length());
+        self.straighten_ring(o1, o2, v1, v2, [v3i, v4i, v5i]);
+        let [p3, p4, p5] = [v3i, v4i, v5i].map(|i| self.verts[i].vert);
+        self.center = ((((v1 + v2) + p3) + p4) + p5) * 0.2;
 
         let faces: [[usize; 6]; 6] = [
             [v1i, v3i, v4i, 1, 3, 2],
@@ -311,6 +319,61 @@ impl Polytope {
         EpaStatus::Ok
     }
 
+    /// MuJoCo 4.0.0's repair of the hexahedron grown around a GJK segment `p1 → p2`: when the
+    /// segment's line does not cross the triangle of the three ring vertices `ring` clearly
+    /// (the three signed volumes of [`ring_volumes`] not all beyond `1e-15 |p2 - p1|³` on one
+    /// side, e.g. the line through a ring edge), the edge `(a, b)` of the smallest volume is
+    /// pushed off the line: a support point along `(b - a) × (p2 - p1)` tilted by 1e-3 towards
+    /// the segment end nearer the third vertex `c` replaces the first of `a`, `b`, `c` that
+    /// makes the ring clear (none if no replacement does). Measured on MuJoCo's polytope buffer
+    /// (ellipsoid_cylinder_pile, state 0, cylinders 36 and 37: the line runs through a ring edge).
+    fn straighten_ring(
+        &mut self,
+        o1: &mut Object,
+        o2: &mut Object,
+        p1: DVec3,
+        p2: DVec3,
+        ring: [usize; 3],
+    ) {
+        let seg = p2 - p1;
+        let seg2 = seg.dot(seg);
+        let min_volume = seg2 * 1e-15 * seg2.sqrt();
+        let clear = |vols: [f64; 3]| {
+            vols.iter().all(|&v| v >= min_volume) || vols.iter().all(|&v| v <= -min_volume)
+        };
+        let points = ring.map(|i| self.verts[i].vert);
+        let [vol1, vol2, vol3] = ring_volumes(p1, p2, points);
+        if clear([vol1, vol2, vol3]) {
+            return;
+        }
+        // the ring edge of the smallest volume, (a, b), and the third vertex c
+        let (a, b, c) = if vol2 >= vol1 && vol3 >= vol1 {
+            (0, 1, 2)
+        } else if vol2 <= vol1 && vol2 <= vol3 {
+            (1, 2, 0)
+        } else {
+            (2, 0, 1)
+        };
+        let edge = points[b] - points[a];
+        let tilt = if 0.5 * seg2 <= seg.dot(points[c] - p1) {
+            1e-3
+        } else {
+            -1e-3
+        };
+        let dir = seg * (edge.length() * tilt) + edge.cross(seg);
+        let wi = self.support(o1, o2, dir, dir.length());
+        let w = self.verts[wi];
+        self.nverts = wi;
+        for k in [a, b, c] {
+            let mut trial = points;
+            trial[k] = w.vert;
+            if clear(ring_volumes(p1, p2, trial)) {
+                self.verts[ring[k]] = w;
+                return;
+            }
+        }
+    }
+
     /// Initial polytope from a GJK triangle: a hexahedron (two tetrahedra sharing it).
     fn init_triangle(&mut self, s: &[Vertex; 4], o1: &mut Object, o2: &mut Object) -> EpaStatus {
         let (v1, v2, v3) = (s[0].vert, s[1].vert, s[2].vert);
@@ -330,29 +393,7 @@ impl Polytope {
         if tri_point_intersect(v1, v2, v3, p4) || tri_point_intersect(v1, v2, v3, p5) {
             return EpaStatus::P3InvalidVertex;
         }
-        let mut faces: [[usize; 3]; 6] = [
-            [v4i, v1i, v2i],
-            [v4i, v3i, v1i],
-            [v4i, v2i, v3i],
-            [v5i, v2i, v1i],
-            [v5i, v1i, v3i],
-            [v5i, v3i, v2i],
-        ];
-        // The two apexes can both lie beyond an edge of the triangle (the hexahedron is then
-        // folded inwards along that edge): the polytope is their convex hull, with the edge
-        // replaced by the apex-apex diagonal.
-        for t in 0..3 {
-            let [_, a, b] = faces[t];
-            let (pa, pb) = (self.verts[a].vert, self.verts[b].vert);
-            let mut nt = (pa - p4).cross(pb - p4);
-            if nt.dot(p4 - self.center) < 0.0 {
-                nt = -nt;
-            }
-            if nt.dot(p5 - p4) > 0.0 {
-                faces[t] = [v4i, a, v5i];
-                faces[t + 3] = [v5i, b, v4i];
-            }
-        }
+        let faces = triangle_bipyramid([v1i, v2i, v3i], v5i, v4i, [v1, v2, v3], p5, p4);
         for (i, f) in faces.iter().enumerate() {
             let adj = initial_adjacency(&faces, i);
             if self.attach(f[0], f[1], f[2], adj[0], adj[1], adj[2]) < MINDIST {
@@ -540,7 +581,7 @@ pub(crate) fn epa(
         let a = pt.verts[f.verts[0] as usize];
         let b = pt.verts[f.verts[1] as usize];
         let c = pt.verts[f.verts[2] as usize];
-        let l = tri_affine(a.vert, b.vert, c.vert, f.v);
+        let l = face_barycentric(a.vert, b.vert, c.vert, f.v);
         res.x1 = a.vert1 * l[0] + b.vert1 * l[1] + c.vert1 * l[2];
         res.x2 = a.vert2 * l[0] + b.vert2 * l[1] + c.vert2 * l[2];
         res.dist = -f.dist2.sqrt();
@@ -551,6 +592,29 @@ pub(crate) fn epa(
         }
     }
     res
+}
+
+/// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the
+/// signed areas of the sub-triangles `(p, b, c)`, `(p, c, a)`, `(p, a, b)` over their sum, in
+/// the coordinate plane the triangle's normal is most aligned with (MuJoCo 4.0.0's EPA
+/// witness; measured bit for bit on its witness points).
+fn face_barycentric(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> [f64; 3] {
+    let n = (b - a).cross(c - a).abs();
+    let (i, j) = if n.z <= n.x && n.y <= n.x {
+        (1, 2)
+    } else if n.y < n.z {
+        (0, 1)
+    } else {
+        (0, 2)
+    };
+    let (ai, aj) = (a[i] - p[i], a[j] - p[j]);
+    let (bi, bj) = (b[i] - p[i], b[j] - p[j]);
+    let (ci, cj) = (c[i] - p[i], c[j] - p[j]);
+    let u = bi * cj - ci * bj;
+    let v = ci * aj - ai * cj;
+    let w = ai * bj - bi * aj;
+    let total = (u + v) + w;
+    [u / total, v / total, w / total]
 }
 
 /// Neighbours of face `i` of a closed triangle mesh across its edges `(v0, v1)`, `(v1, v2)`,
@@ -567,6 +631,48 @@ fn initial_adjacency(faces: &[[usize; 3]], i: usize) -> [usize; 3] {
         }
     }
     adj
+}
+
+/// Faces of EPA's initial polytope grown from a GJK triangle `t` (indices, points `p`) and the
+/// support points `lo` / `hi` along minus / plus its normal, MuJoCo 4.0.0's layout: a bipyramid.
+/// Normally the two apexes pierce the triangle, and the polytope is the two tetrahedra sharing
+/// it. When the apex–apex line passes beyond an edge `(a, b)` of the triangle (both apexes on
+/// the far side of it), that edge becomes the axis and the opposite vertex `c` and the two
+/// apexes the ring: the convex hull of the five points, faces laid out as from a GJK segment
+/// (measured on MuJoCo's polytope buffer: edge `(0, 1)` gives `(0, 2, lo)`, `(0, hi, 2)`, ...).
+fn triangle_bipyramid(
+    t: [usize; 3],
+    lo: usize,
+    hi: usize,
+    p: [DVec3; 3],
+    plo: DVec3,
+    phi: DVec3,
+) -> [[usize; 3]; 6] {
+    if ray_triangle(phi, plo, p[0], p[1], p[2]) == 0 {
+        for e in 0..3 {
+            let (a, b, c) = (e, (e + 1) % 3, (e + 2) % 3);
+            if ray_triangle(p[a], p[b], p[c], plo, phi) != 0 {
+                let (a, b, c) = (t[a], t[b], t[c]);
+                return [
+                    [a, c, lo],
+                    [a, hi, c],
+                    [a, lo, hi],
+                    [b, lo, c],
+                    [b, c, hi],
+                    [b, hi, lo],
+                ];
+            }
+        }
+    }
+    let [v1, v2, v3] = t;
+    [
+        [hi, v1, v2],
+        [hi, v3, v1],
+        [hi, v2, v3],
+        [lo, v2, v1],
+        [lo, v1, v3],
+        [lo, v3, v2],
+    ]
 }
 
 /// Rotation by 120° about `axis`.
@@ -595,15 +701,21 @@ fn rot120(axis: DVec3) -> glam::DMat3 {
     )
 }
 
+/// Signed volumes of the tetrahedra `(p1, p2)` × each edge of the ring `(r0, r1)`, `(r1, r2)`,
+/// `(r2, r0)`: all of one sign when the line `p1 → p2` crosses the ring's triangle.
+fn ring_volumes(p1: DVec3, p2: DVec3, ring: [DVec3; 3]) -> [f64; 3] {
+    let d12 = p2 - p1;
+    let [d13, d14, d15] = ring.map(|r| r - p1);
+    [
+        d13.dot(d14.cross(d12)),
+        d14.dot(d15.cross(d12)),
+        d15.dot(d13.cross(d12)),
+    ]
+}
+
 /// 1 or -1 if the ray `v1 → v2` crosses the triangle `(v3, v4, v5)`, else 0.
 fn ray_triangle(v1: DVec3, v2: DVec3, v3: DVec3, v4: DVec3, v5: DVec3) -> i32 {
-    let d12 = v2 - v1;
-    let d13 = v3 - v1;
-    let d14 = v4 - v1;
-    let d15 = v5 - v1;
-    let vol1 = d13.dot(d14.cross(d12));
-    let vol2 = d14.dot(d15.cross(d12));
-    let vol3 = d15.dot(d13.cross(d12));
+    let [vol1, vol2, vol3] = ring_volumes(v1, v2, [v3, v4, v5]);
     if vol1 >= 0.0 && vol2 >= 0.0 && vol3 >= 0.0 {
         1
     } else if vol1 <= 0.0 && vol2 <= 0.0 && vol3 <= 0.0 {
