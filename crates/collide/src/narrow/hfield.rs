@@ -28,6 +28,10 @@
 //!   solver's usual rounding) agrees on smooth pairs but got the deepest contact wrong on 49 of
 //!   the 55 zero-margin box/mesh pairs with contacts of the first 900 configurations (up to 6.3
 //!   in dist, 1.65 rad);
+//!   Two shortcuts leave the output bit for bit as it was: the solver's geom object (and its
+//!   six bounding-box queries) is built only when a first prism reaches the solver, and prisms
+//!   provably farther from a primitive geom than the solver's reach are skipped (see `Cull`;
+//!   never for meshes, whose warm start carries over from prism to prism);
 //! - libccd mode (`nativeccd` disabled): MPR ([`super::convex::mpr`]), then `mjc_fixNormal` on
 //!   every contact.
 //!
@@ -78,19 +82,22 @@ pub struct HFieldQuery {
 /// The bounding tests and cell selection of `mjc_ConvexHField` (exposed for testing).
 pub fn hfield_query(hf: &ConvexGeom, g: &ConvexGeom, margin: f64) -> Option<HFieldQuery> {
     let field = hf.hfield?;
-    query(field, hf, g, margin).map(|(q, _)| q)
+    query(field, hf, g, margin, &mut CcdObj::from_geom(g, 0.0))
 }
 
 fn valid(field: &HField) -> bool {
     field.nrow >= 2 && field.ncol >= 2 && field.data.len() >= field.nrow * field.ncol
 }
 
-fn query<'a>(
+/// The early tests proper; `obj` (built from `g` by the caller, moved here to the height
+/// field's frame) runs the bounding-box support queries, and keeps the warm start they leave.
+fn query(
     field: &HField,
     hf: &ConvexGeom,
-    g: &ConvexGeom<'a>,
+    g: &ConvexGeom,
     margin: f64,
-) -> Option<(HFieldQuery, CcdObj<'a>)> {
+    obj: &mut CcdObj,
+) -> Option<HFieldQuery> {
     if !valid(field)
         || !hf.pos.is_finite()
         || !hf.mat.is_finite()
@@ -112,7 +119,6 @@ fn query<'a>(
         return None;
     }
     let mat = hf.mat.transpose() * g.mat;
-    let mut obj = CcdObj::from_geom(g, 0.0);
     obj.pos = pos;
     obj.mat = mat;
     if !obj.is_supported() || obj.kind == GeomType::HField || !obj.is_finite() {
@@ -144,21 +150,18 @@ fn query<'a>(
     let cmax = (cmax as i64).min(field.ncol as i64 - 1).max(0) as usize;
     let rmin = (rmin as i64).max(0) as usize;
     let rmax = (rmax as i64).min(field.nrow as i64 - 1).max(0) as usize;
-    Some((
-        HFieldQuery {
-            pos,
-            mat,
-            lo: DVec3::new(xmin, ymin, zmin),
-            hi: DVec3::new(xmax, ymax, zmax),
-            cells: CellRange {
-                cmin,
-                cmax,
-                rmin,
-                rmax,
-            },
+    Some(HFieldQuery {
+        pos,
+        mat,
+        lo: DVec3::new(xmin, ymin, zmin),
+        hi: DVec3::new(xmax, ymax, zmax),
+        cells: CellRange {
+            cmin,
+            cmax,
+            rmin,
+            rmax,
         },
-        obj,
-    ))
+    })
 }
 
 /// One triangular prism of a height field, in the height field's frame: `vert[0..3]` bottom
@@ -221,11 +224,157 @@ fn for_each_prism(field: &HField, cells: CellRange, zskip: f64, mut f: impl FnMu
     }
 }
 
+/// Added to the solver's reach (`margin + tolerance`) before a prism is culled: far above
+/// the rounding of the bounds (relative 1e-16) and of GJK's distance estimate.
+const CULL_SLACK: f64 = 1e-6;
+
+/// A provably exact shortcut of the native solver for primitive geoms: prisms separated from
+/// the geom by more than `bound` (the solver's reach, `margin + tolerance`, plus
+/// [`CULL_SLACK`]) along a coordinate axis or the prism's top-face normal are skipped.
+///
+/// GJK's iterate is always a point of the Minkowski difference (up to rounding), so the solver
+/// reports a contact only when the shapes are within `margin + tolerance` of each other: a
+/// skipped prism would have given no contact. Primitives carry no state from prism to prism
+/// (their support functions depend on the query direction alone), so skipping a prism changes
+/// nothing for the next ones. Meshes do (the hill-climb warm start and the scan's start vertex
+/// decide ties), and are never culled.
+struct Cull {
+    kind: GeomType,
+    /// Geom centre in the height field's frame.
+    pos: DVec3,
+    /// Geom axes in the height field's frame.
+    axes: DMat3,
+    size: DVec3,
+    /// The centre's coordinates along the geom's axes (`axes^T pos`).
+    axis_pos: DVec3,
+    /// The geom's half-widths along its axes.
+    axis_ext: DVec3,
+    /// Geom bounding box in the height field's frame.
+    lo: DVec3,
+    hi: DVec3,
+    /// Separation beyond which a prism is skipped.
+    bound: f64,
+}
+
+impl Cull {
+    /// The cull for geom `g` (in the height field's frame, bounding box of `q`); `None` for
+    /// meshes or a non-finite `bound`.
+    fn new(g: &ConvexGeom, q: &HFieldQuery, bound: f64) -> Option<Self> {
+        let s = g.size;
+        let axis_ext = match g.kind {
+            GeomType::Sphere => DVec3::splat(s.x),
+            GeomType::Capsule => DVec3::new(s.x, s.x, s.x + s.y),
+            GeomType::Cylinder => DVec3::new(s.x, s.x, s.y),
+            GeomType::Ellipsoid | GeomType::Box => s,
+            GeomType::Mesh | GeomType::Plane | GeomType::HField => return None,
+        };
+        bound.is_finite().then_some(Cull {
+            kind: g.kind,
+            pos: g.pos,
+            axes: g.mat,
+            size: s,
+            axis_pos: g.mat.transpose_mul_vec3(g.pos),
+            axis_ext,
+            lo: q.lo,
+            hi: q.hi,
+            bound,
+        })
+    }
+
+    /// Half-width of the geom along the unit direction `n`: `max_p n·(p - pos)`.
+    fn extent(&self, n: DVec3) -> f64 {
+        let s = self.size;
+        let a = self.axes.transpose_mul_vec3(n);
+        match self.kind {
+            GeomType::Sphere => s.x,
+            GeomType::Capsule => s.x + s.y * a.z.abs(),
+            GeomType::Ellipsoid => (a * s).length(),
+            GeomType::Cylinder => s.x * (1.0 - a.z * a.z).max(0.0).sqrt() + s.y * a.z.abs(),
+            GeomType::Box => (a.abs() * s).element_sum(),
+            GeomType::Mesh | GeomType::Plane | GeomType::HField => f64::INFINITY,
+        }
+    }
+
+    /// The point of the geom's core nearest to `p` (the geom frame's origin clamped to the
+    /// capsule's or cylinder's axis segment, or into the box): a cheap stand-in for the geom's
+    /// point closest to a prism.
+    fn core_point(&self, p: DVec3) -> DVec3 {
+        let s = self.size;
+        let local = self.axes.transpose_mul_vec3(p - self.pos);
+        let clamped = match self.kind {
+            GeomType::Capsule | GeomType::Cylinder => {
+                DVec3::new(0.0, 0.0, local.z.clamp(-s.y, s.y))
+            }
+            GeomType::Box => local.clamp(-s, s),
+            _ => return self.pos,
+        };
+        self.axes.mul_vec3(clamped) + self.pos
+    }
+
+    /// Is the prism (vertices as in [`Prism::vert`]) farther than `bound` from the geom along
+    /// x or y, along one of the geom's axes, from the centroid of its top face towards the
+    /// geom's core, or along its top face's normal? (Any direction gives a lower bound of the
+    /// distance; these are the ones that catch the prisms around a geom resting on the field,
+    /// tried cheapest and likeliest first.)
+    fn excludes(&self, v: &[DVec3; 6]) -> bool {
+        // the top vertices have the prism's x and y
+        let (t0, t1, t2) = (v[3], v[4], v[5]);
+        let b = self.bound;
+        if t0.x.max(t1.x).max(t2.x) < self.lo.x - b
+            || t0.x.min(t1.x).min(t2.x) > self.hi.x + b
+            || t0.y.max(t1.y).max(t2.y) < self.lo.y - b
+            || t0.y.min(t1.y).min(t2.y) > self.hi.y + b
+        {
+            return true;
+        }
+        // a sphere's axes are no better than any other direction
+        if self.kind != GeomType::Sphere && self.axes_separate(v) {
+            return true;
+        }
+        let centroid = (t0 + t1 + t2) * (1.0 / 3.0);
+        if self.gap(self.core_point(centroid) - centroid, v) > b {
+            return true;
+        }
+        let n = (t1 - t0).cross(t2 - t0);
+        self.gap(if n.z < 0.0 { -n } else { n }, v) > b
+    }
+
+    /// Does one of the geom's axes separate it from the prism by more than `bound`?
+    fn axes_separate(&self, v: &[DVec3; 6]) -> bool {
+        let axes = [self.axes.x_axis, self.axes.y_axis, self.axes.z_axis];
+        axes.iter().enumerate().any(|(i, a)| {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in v {
+                let d = a.dot(*p);
+                lo = lo.min(d);
+                hi = hi.max(d);
+            }
+            let (c, e) = (self.axis_pos[i], self.axis_ext[i]);
+            lo - (c + e) > self.bound || (c - e) - hi > self.bound
+        })
+    }
+
+    /// Separation of the geom from the prism along `u` (any length): how far the geom's lowest
+    /// point along `u` lies beyond the prism's highest; -inf for a zero or non-finite `u`.
+    fn gap(&self, u: DVec3, v: &[DVec3; 6]) -> f64 {
+        let len = u.length();
+        if !(len > 0.0 && len.is_finite()) {
+            return f64::NEG_INFINITY;
+        }
+        let n = u * (1.0 / len);
+        let top = v
+            .iter()
+            .map(|p| n.dot(*p))
+            .fold(f64::NEG_INFINITY, f64::max);
+        n.dot(self.pos) - self.extent(n) - top
+    }
+}
+
 /// All prisms `hfield_convex` would collide with `g`, in order (for tests and debugging).
 pub fn hfield_prisms(hf: &ConvexGeom, g: &ConvexGeom, margin: f64) -> Vec<Prism> {
     let mut v = Vec::new();
     if let Some(field) = hf.hfield {
-        if let Some((q, _)) = query(field, hf, g, margin) {
+        if let Some(q) = query(field, hf, g, margin, &mut CcdObj::from_geom(g, 0.0)) {
             for_each_prism(field, q.cells, q.lo.z - margin, |p| {
                 v.push(*p);
                 true
@@ -254,15 +403,14 @@ pub fn hfield_convex(
     let Some(field) = hf.hfield else {
         return 0;
     };
-    let Some((q, mut obj2)) = query(field, hf, g, margin) else {
+    let mut obj2 = CcdObj::from_geom(g, 0.0);
+    let Some(q) = query(field, hf, g, margin, &mut obj2) else {
         return 0;
     };
     let limit = out.len().min(MAX_HFIELD_CONTACTS);
     if limit == 0 {
         return 0;
     }
-    obj2.margin = margin;
-    let mut obj1 = CcdObj::prism(margin);
     let mut cnt = 0;
     let mut emit = |c: PreContact, cnt: &mut usize| -> bool {
         out[*cnt] = PreContact {
@@ -283,16 +431,29 @@ pub fn hfield_convex(
             hull: g.hull,
             hfield: None,
         };
-        let Some(mut solver) = PrismCollider::new(&geom_local, margin, opt) else {
-            return 0;
-        };
+        let cull = Cull::new(&geom_local, &q, margin + opt.tolerance + CULL_SLACK);
+        // built at the first prism that reaches the solver (its six bounding-box support
+        // queries, which seed a mesh's warm start, then run just before that prism's GJK, as
+        // in MuJoCo: nothing else touches the object in between)
+        let mut solver = None;
         for_each_prism(field, q.cells, q.lo.z - margin, |p| {
+            if cull.as_ref().is_some_and(|k| k.excludes(&p.vert)) {
+                return true;
+            }
+            if solver.is_none() {
+                solver = PrismCollider::new(&geom_local, margin, opt);
+            }
+            let Some(solver) = solver.as_mut() else {
+                return false;
+            };
             match solver.collide(&p.vert) {
                 Some(c) if c.dist <= margin => emit(c, &mut cnt),
                 _ => true,
             }
         });
     } else {
+        obj2.margin = margin;
+        let mut obj1 = CcdObj::prism(margin);
         for_each_prism(field, q.cells, q.lo.z - margin, |p| {
             obj1.prism = p.vert;
             match ccd_penetration(&mut obj1, &mut obj2, margin, opt) {
@@ -305,4 +466,145 @@ pub fn hfield_convex(
         }
     }
     cnt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reproducible xorshift generator of numbers in `[lo, hi)`.
+    struct Rng(u64);
+
+    impl Rng {
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    #[test]
+    fn culled_prisms_never_give_a_contact() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (nrow, ncol) = (9, 11);
+        let field = HField {
+            name: String::new(),
+            size: [1.0, 0.8, 0.4, 0.2],
+            nrow,
+            ncol,
+            data: (0..nrow * ncol)
+                .map(|_| rng.range(0.0, 1.0) as f32)
+                .collect(),
+        };
+        let hf = ConvexGeom {
+            kind: GeomType::HField,
+            pos: DVec3::new(0.1, -0.2, 0.3),
+            mat: DMat3::from_rotation_z(0.4),
+            size: DVec3::ZERO,
+            hull: None,
+            hfield: Some(&field),
+        };
+        let opt = CcdOptions::default();
+        let kinds = [
+            GeomType::Sphere,
+            GeomType::Capsule,
+            GeomType::Ellipsoid,
+            GeomType::Cylinder,
+            GeomType::Box,
+        ];
+        let (mut culled, mut kept, mut contacts) = (0, 0, 0);
+        for case in 0..400 {
+            let kind = kinds[case % kinds.len()];
+            let size = DVec3::new(
+                rng.range(0.03, 0.3),
+                rng.range(0.03, 0.3),
+                rng.range(0.03, 0.3),
+            );
+            let local = DVec3::new(
+                rng.range(-0.9, 0.9),
+                rng.range(-0.7, 0.7),
+                rng.range(0.2, 0.8),
+            );
+            let mat = DMat3::from_euler(
+                glam::EulerRot::XYZ,
+                rng.range(-3.0, 3.0),
+                rng.range(-3.0, 3.0),
+                rng.range(-3.0, 3.0),
+            );
+            let margin = if case % 3 == 0 {
+                0.0
+            } else {
+                rng.range(0.0, 0.05)
+            };
+            let g = ConvexGeom {
+                kind,
+                pos: hf.mat * local + hf.pos,
+                mat: hf.mat * mat,
+                size,
+                hull: None,
+                hfield: None,
+            };
+            let mut obj = CcdObj::from_geom(&g, 0.0);
+            let Some(q) = query(&field, &hf, &g, margin, &mut obj) else {
+                continue;
+            };
+            let geom_local = ConvexGeom {
+                pos: q.pos,
+                mat: q.mat,
+                ..g
+            };
+            let cull = Cull::new(&geom_local, &q, margin + opt.tolerance + CULL_SLACK).unwrap();
+            let mut solver = PrismCollider::new(&geom_local, margin, &opt).unwrap();
+            for_each_prism(&field, q.cells, q.lo.z - margin, |p| {
+                let c = solver.collide(&p.vert).filter(|c| c.dist <= margin);
+                if cull.excludes(&p.vert) {
+                    culled += 1;
+                    assert!(
+                        c.is_none(),
+                        "case {case} ({kind:?}): culled {p:?} has {c:?}"
+                    );
+                } else {
+                    kept += 1;
+                    contacts += c.is_some() as usize;
+                }
+                true
+            });
+        }
+        // the cull fires on most prisms that give no contact, and keeps enough that do
+        println!("culled {culled}, kept {kept} ({contacts} with a contact)");
+        assert!(culled > 2 * (kept - contacts), "{culled} {kept} {contacts}");
+        assert!(contacts > 200, "{contacts}");
+    }
+
+    #[test]
+    fn meshes_are_never_culled() {
+        let hull = crate::model::ConvexHull::default();
+        let g = ConvexGeom {
+            kind: GeomType::Mesh,
+            pos: DVec3::ZERO,
+            mat: DMat3::IDENTITY,
+            size: DVec3::ONE,
+            hull: Some(&hull),
+            hfield: None,
+        };
+        let q = HFieldQuery {
+            pos: DVec3::ZERO,
+            mat: DMat3::IDENTITY,
+            lo: -DVec3::ONE,
+            hi: DVec3::ONE,
+            cells: CellRange {
+                cmin: 0,
+                cmax: 1,
+                rmin: 0,
+                rmax: 1,
+            },
+        };
+        assert!(Cull::new(&g, &q, 1e-3).is_none());
+        let sphere = ConvexGeom {
+            kind: GeomType::Sphere,
+            ..g
+        };
+        assert!(Cull::new(&sphere, &q, 1e-3).is_some());
+    }
 }
