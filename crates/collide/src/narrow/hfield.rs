@@ -179,42 +179,43 @@ pub struct Prism {
 }
 
 /// Visits the prisms of `cells` in MuJoCo's order, skipping those whose three top vertices are
-/// all below `zskip`; `f` returns `false` to stop.
+/// all below `zskip`; `f` returns `false` to stop. Only the heights slide from prism to prism;
+/// the vertices are built for the prisms that pass the height test.
 fn for_each_prism(field: &HField, cells: CellRange, zskip: f64, mut f: impl FnMut(&Prism) -> bool) {
     let [s0, s1, s2, s3] = field.size;
     let dx = (s0 + s0) / (field.ncol - 1) as f64;
     let dy = (s1 + s1) / (field.nrow - 1) as f64;
-    let vertex = |r: usize, c: usize| -> (f64, f64, f64) {
-        let x = dx * c as f64 - s0;
-        let y = dy * r as f64 - s1;
-        let z = field.data[r * field.ncol + c] as f64 * s2;
-        (x, y, z)
-    };
+    let height = |r: usize, c: usize| field.data[r * field.ncol + c] as f64 * s2;
     let mut p = Prism {
         vert: [DVec3::ZERO; 6],
         row: 0,
         col: 0,
         half: 0,
     };
-    let push = |p: &mut Prism, (x, y, z): (f64, f64, f64)| {
-        p.vert[0] = p.vert[1];
-        p.vert[1] = p.vert[2];
-        p.vert[3] = p.vert[4];
-        p.vert[4] = p.vert[5];
-        p.vert[2] = DVec3::new(x, y, -s3);
-        p.vert[5] = DVec3::new(x, y, z);
+    // the prism's three grid points (row, column, height), in vertex order
+    let mut corner = [(0, 0, 0.0); 3];
+    let push = |corner: &mut [(usize, usize, f64); 3], r: usize, c: usize| {
+        corner[0] = corner[1];
+        corner[1] = corner[2];
+        corner[2] = (r, c, height(r, c));
     };
     for r in cells.rmin..cells.rmax {
         p.row = r;
-        push(&mut p, vertex(r + 1, cells.cmin));
-        push(&mut p, vertex(r, cells.cmin));
+        push(&mut corner, r + 1, cells.cmin);
+        push(&mut corner, r, cells.cmin);
         for c in cells.cmin + 1..=cells.cmax {
             p.col = c;
             for half in 0..2 {
-                push(&mut p, vertex(r + 1 - half, c));
-                p.half = half;
-                if p.vert[3].z < zskip && p.vert[4].z < zskip && p.vert[5].z < zskip {
+                push(&mut corner, r + 1 - half, c);
+                if corner[0].2 < zskip && corner[1].2 < zskip && corner[2].2 < zskip {
                     continue;
+                }
+                p.half = half;
+                for (i, &(vr, vc, z)) in corner.iter().enumerate() {
+                    let x = dx * vc as f64 - s0;
+                    let y = dy * vr as f64 - s1;
+                    p.vert[i] = DVec3::new(x, y, -s3);
+                    p.vert[i + 3] = DVec3::new(x, y, z);
                 }
                 if !f(&p) {
                     return;
@@ -317,13 +318,16 @@ impl Cull {
     /// distance; these are the ones that catch the prisms around a geom resting on the field,
     /// tried cheapest and likeliest first.)
     fn excludes(&self, v: &[DVec3; 6]) -> bool {
-        // the top vertices have the prism's x and y
+        // the top vertices have the prism's x and y (finite, as the field's size); a
+        // non-finite height is left to the solver
         let (t0, t1, t2) = (v[3], v[4], v[5]);
+        if !(t0.z + t1.z + t2.z).is_finite() {
+            return false;
+        }
         let b = self.bound;
-        if t0.x.max(t1.x).max(t2.x) < self.lo.x - b
-            || t0.x.min(t1.x).min(t2.x) > self.hi.x + b
-            || t0.y.max(t1.y).max(t2.y) < self.lo.y - b
-            || t0.y.min(t1.y).min(t2.y) > self.hi.y + b
+        let (xlo, xhi) = range([t0.x, t1.x, t2.x]);
+        let (ylo, yhi) = range([t0.y, t1.y, t2.y]);
+        if xhi < self.lo.x - b || xlo > self.hi.x + b || yhi < self.lo.y - b || ylo > self.hi.y + b
         {
             return true;
         }
@@ -343,12 +347,7 @@ impl Cull {
     fn axes_separate(&self, v: &[DVec3; 6]) -> bool {
         let axes = [self.axes.x_axis, self.axes.y_axis, self.axes.z_axis];
         axes.iter().enumerate().any(|(i, a)| {
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for p in v {
-                let d = a.dot(*p);
-                lo = lo.min(d);
-                hi = hi.max(d);
-            }
+            let (lo, hi) = range(v.map(|p| a.dot(p)));
             let (c, e) = (self.axis_pos[i], self.axis_ext[i]);
             lo - (c + e) > self.bound || (c - e) - hi > self.bound
         })
@@ -362,12 +361,24 @@ impl Cull {
             return f64::NEG_INFINITY;
         }
         let n = u * (1.0 / len);
-        let top = v
-            .iter()
-            .map(|p| n.dot(*p))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let (_, top) = range(v.map(|p| n.dot(p)));
         n.dot(self.pos) - self.extent(n) - top
     }
+}
+
+/// Smallest and largest of finite values.
+#[inline]
+fn range<const N: usize>(d: [f64; N]) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for x in d {
+        if x < lo {
+            lo = x;
+        }
+        if x > hi {
+            hi = x;
+        }
+    }
+    (lo, hi)
 }
 
 /// All prisms `hfield_convex` would collide with `g`, in order (for tests and debugging).
