@@ -28,8 +28,10 @@
 //!   solver's usual rounding) agrees on smooth pairs but got the deepest contact wrong on 49 of
 //!   the 55 zero-margin box/mesh pairs with contacts of the first 900 configurations (up to 6.3
 //!   in dist, 1.65 rad);
-//!   Two shortcuts leave the output bit for bit as it was: the solver's geom object (and its
-//!   six bounding-box queries) is built only when a first prism reaches the solver, and prisms
+//!   Three shortcuts leave the output bit for bit as it was: a geom whose bounding sphere is
+//!   above every grid point under it returns at once (see `above_field`), the solver's geom
+//!   object (and its six bounding-box queries) is built only when a first prism reaches the
+//!   solver, and prisms
 //!   provably farther from a primitive geom than the solver's reach are skipped (see `Cull`;
 //!   never for meshes, whose warm start carries over from prism to prism);
 //! - libccd mode (`nativeccd` disabled): MPR ([`super::convex::mpr`]), then `mjc_fixNormal` on
@@ -225,6 +227,45 @@ fn for_each_prism(field: &HField, cells: CellRange, zskip: f64, mut f: impl FnMu
     }
 }
 
+/// A shortcut of `mjc_ConvexHField` for a geom above the field: is the bottom of its bounding
+/// sphere (grown by `margin`, less [`CULL_SLACK`]) above every grid point under that sphere
+/// (one more cell around it)? Then every prism under the geom's bounding box falls under
+/// MuJoCo's height test (the geom's lowest point is at least that high), so the pair has no
+/// contact, and this costs a few height loads where the bounding-box support queries cost six
+/// support evaluations.
+fn above_field(field: &HField, hf: &ConvexGeom, g: &ConvexGeom, margin: f64) -> bool {
+    if !valid(field) {
+        return false;
+    }
+    let [s0, s1, s2, _] = field.size;
+    let pos = hf.mat.transpose_mul_vec3(g.pos - hf.pos);
+    let radius = rbound(g) + margin;
+    let floor = pos.z - radius - CULL_SLACK;
+    if !(floor.is_finite() && radius.is_finite() && s0 > 0.0 && s1 > 0.0) {
+        return false;
+    }
+    // grid lines around [lo, hi] along an axis of half-size `s` with `n` grid points, one
+    // more on each side than MuJoCo's floor/ceil (rounding of the bounding box)
+    let span = |lo: f64, hi: f64, s: f64, n: usize| {
+        let cells = (n - 1) as f64;
+        let first = ((s + lo) / (s + s) * cells).floor() as i64 - 1;
+        let last = ((s + hi) / (s + s) * cells).ceil() as i64 + 1;
+        let last = last.min(n as i64 - 1);
+        (first.max(0) as usize, last.max(0) as usize)
+    };
+    let (c0, c1) = span(pos.x - radius, pos.x + radius, s0, field.ncol);
+    let (r0, r1) = span(pos.y - radius, pos.y + radius, s1, field.nrow);
+    if c0 > c1 || r0 > r1 {
+        // beside the field: left to MuJoCo's own tests
+        return false;
+    }
+    (r0..=r1).all(|r| {
+        field.data[r * field.ncol + c0..=r * field.ncol + c1]
+            .iter()
+            .all(|&h| (h as f64 * s2) < floor)
+    })
+}
+
 /// Added to the solver's reach (`margin + tolerance`) before a prism is culled: far above
 /// the rounding of the bounds (relative 1e-16) and of GJK's distance estimate.
 const CULL_SLACK: f64 = 1e-6;
@@ -414,6 +455,9 @@ pub fn hfield_convex(
     let Some(field) = hf.hfield else {
         return 0;
     };
+    if above_field(field, hf, g, margin) {
+        return 0;
+    }
     let mut obj2 = CcdObj::from_geom(g, 0.0);
     let Some(q) = query(field, hf, g, margin, &mut obj2) else {
         return 0;
@@ -586,6 +630,99 @@ mod tests {
         println!("culled {culled}, kept {kept} ({contacts} with a contact)");
         assert!(culled > 2 * (kept - contacts), "{culled} {kept} {contacts}");
         assert!(contacts > 200, "{contacts}");
+    }
+
+    #[test]
+    fn above_field_only_for_geoms_whose_prisms_all_fall_under_the_height_test() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (nrow, ncol) = (12, 10);
+        let field = HField {
+            name: String::new(),
+            size: [1.2, 0.9, 0.5, 0.1],
+            nrow,
+            ncol,
+            data: (0..nrow * ncol)
+                .map(|_| rng.range(0.0, 1.0) as f32)
+                .collect(),
+        };
+        let hf = ConvexGeom {
+            kind: GeomType::HField,
+            pos: DVec3::new(-0.3, 0.2, 0.1),
+            mat: DMat3::from_rotation_x(0.3),
+            size: DVec3::ZERO,
+            hull: None,
+            hfield: Some(&field),
+        };
+        let (mut above, mut below_without_prisms, mut with_prisms) = (0, 0, 0);
+        for case in 0..600 {
+            let kind = [GeomType::Sphere, GeomType::Box, GeomType::Capsule][case % 3];
+            let g = ConvexGeom {
+                kind,
+                pos: hf.mat
+                    * DVec3::new(
+                        rng.range(-1.5, 1.5),
+                        rng.range(-1.2, 1.2),
+                        rng.range(0.0, 1.2),
+                    )
+                    + hf.pos,
+                mat: DMat3::from_euler(glam::EulerRot::ZYX, rng.range(-3.0, 3.0), 0.4, -0.2),
+                size: DVec3::new(rng.range(0.02, 0.2), rng.range(0.02, 0.2), 0.1),
+                hull: None,
+                hfield: None,
+            };
+            let margin = rng.range(0.0, 0.02);
+            let prisms = hfield_prisms(&hf, &g, margin).len();
+            if above_field(&field, &hf, &g, margin) {
+                above += 1;
+                assert_eq!(prisms, 0, "case {case}: {g:?}");
+            } else if prisms == 0 {
+                below_without_prisms += 1;
+            } else {
+                with_prisms += 1;
+            }
+        }
+        assert!(above > 100 && with_prisms > 100, "{above} {with_prisms}");
+        // the shortcut is a bounding-sphere test: looser than the bounding box
+        assert!(below_without_prisms > 0);
+    }
+
+    #[test]
+    fn geom_far_beside_the_field_gives_nothing() {
+        let field = HField {
+            name: String::new(),
+            size: [1.0, 1.0, 0.5, 0.1],
+            nrow: 3,
+            ncol: 3,
+            data: vec![0.5; 9],
+        };
+        let hf = ConvexGeom {
+            kind: GeomType::HField,
+            pos: DVec3::ZERO,
+            mat: DMat3::IDENTITY,
+            size: DVec3::ZERO,
+            hull: None,
+            hfield: Some(&field),
+        };
+        let mut out = [PreContact::default(); 4];
+        for pos in [
+            DVec3::new(1e6, 0.0, 0.0),
+            DVec3::new(0.0, -1e6, 0.0),
+            DVec3::new(-1e300, 1e300, 0.0),
+        ] {
+            let g = ConvexGeom {
+                kind: GeomType::Sphere,
+                pos,
+                mat: DMat3::IDENTITY,
+                size: DVec3::splat(0.1),
+                hull: None,
+                hfield: None,
+            };
+            assert!(!above_field(&field, &hf, &g, 0.0));
+            assert_eq!(
+                hfield_convex(&hf, &g, 0.0, &CcdOptions::default(), &mut out),
+                0
+            );
+        }
     }
 
     #[test]
