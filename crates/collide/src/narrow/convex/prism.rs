@@ -18,9 +18,10 @@
 //! projection on the reduced simplex, directions are `x_k * (1 / |x_k|)`, EPA keeps a face whose
 //! first support bound is below it, and meshes are searched in MuJoCo's order.
 //!
-//! The geom object lives as long as the height-field query: as in MuJoCo, the six bounding-box
-//! support queries run on it first (+x, -x, +y, -y, +z, -z), then its warm starts (last mesh
-//! vertex, hill-climbing start) carry over from prism to prism.
+//! The geom object lives as long as the height-field query: as in MuJoCo, a mesh's six
+//! bounding-box support queries run on it first (+x, -x, +y, -y, +z, -z), then its warm starts
+//! (last mesh vertex, hill-climbing start) carry over from prism to prism. (Primitives skip
+//! those queries: their support functions keep no state.)
 
 use glam::{DMat3, DVec3};
 
@@ -47,6 +48,9 @@ impl<'a> PrismCollider<'a> {
             return None;
         }
         let mut geom = Object::new(g.kind, g.pos, g.mat, g.size, g.hull, margin);
+        // MuJoCo's six bounding-box queries: they only matter for a mesh (its warm start); a
+        // primitive's support depends on the query direction alone
+        let queries = if g.kind == GeomType::Mesh { 6 } else { 0 };
         for dir in [
             DVec3::X,
             DVec3::NEG_X,
@@ -54,7 +58,10 @@ impl<'a> PrismCollider<'a> {
             DVec3::NEG_Y,
             DVec3::Z,
             DVec3::NEG_Z,
-        ] {
+        ]
+        .into_iter()
+        .take(queries)
+        {
             geom.support_raw(dir);
         }
         Some(PrismCollider {

@@ -185,17 +185,21 @@ impl<'a> Object<'a> {
             // (MuJoCo's prism support; `vertindex` is never set)
             GeomType::HField => match self.prism {
                 Some(v) => {
-                    let start = if dir.z < 0.0 { 0 } else { 3 };
-                    let mut best = start;
-                    let mut max = v[start].dot(dir);
-                    for (i, p) in v.iter().enumerate().take(start + 3).skip(start + 1) {
-                        let d = p.dot(dir);
-                        if d > max {
-                            max = d;
-                            best = i;
-                        }
+                    let [a, b, c] = if dir.z < 0.0 {
+                        [v[0], v[1], v[2]]
+                    } else {
+                        [v[3], v[4], v[5]]
+                    };
+                    // first maximum
+                    let (mut best, mut max) = (a, a.dot(dir));
+                    let db = b.dot(dir);
+                    if db > max {
+                        (best, max) = (b, db);
                     }
-                    v[best]
+                    if c.dot(dir) > max {
+                        best = c;
+                    }
+                    best
                 }
                 None => self.pos,
             },
