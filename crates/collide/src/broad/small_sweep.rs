@@ -1,13 +1,13 @@
 //! Sweep-and-prune for models with few swept bodies (at most [`MAX_BOXES`], e.g. one robot):
 //! world-aligned boxes in struct-of-arrays form, swept along the world axis on which the box
 //! centres spread most, in an order kept between calls and repaired by insertion sort. The
-//! static body filters are a precomputed bit matrix, so a candidate costs one bit test.
+//! static body filters are a precomputed matrix, so a candidate costs one lookup.
 //!
 //! For a handful of boxes the principal-axis frame and the grid of
 //! [`super::sweep_and_prune::SweepAndPrune`] cost more than they prune. Any frame gives a
 //! superset of the body pairs that can touch, so contacts do not depend on the choice.
 
-/// Largest number of boxes this sweep takes (the pair filter is one `u128` row per box).
+/// Largest number of boxes this sweep takes (its pair filter is an n × n matrix).
 pub const MAX_BOXES: usize = 128;
 
 /// Switch the sweep axis only when another axis spreads the box centres this much more (the
@@ -24,8 +24,10 @@ pub struct SmallSweep {
     order: Vec<u16>,
     /// The sweep axis (0, 1, 2 for x, y, z).
     axis: usize,
-    /// Row `i`, bit `j`: boxes `i` and `j` may form a pair (static filters passed).
-    allowed: Vec<u128>,
+    /// `allowed[i * n + j]`: boxes `i` and `j` may form a pair (static filters passed).
+    allowed: Vec<bool>,
+    /// Whether box `i` may pair with any box.
+    pairs_any: Vec<bool>,
     /// The boxes in sweep order, bounds along (sweep axis, next, next) (scratch of the scan).
     sorted: Vec<Record>,
 }
@@ -45,21 +47,25 @@ impl SmallSweep {
         if n > MAX_BOXES {
             return None;
         }
-        let mut rows = vec![0u128; n];
+        let mut matrix = vec![false; n * n];
         for i in 0..n {
             for j in i + 1..n {
                 if allowed(i, j) {
-                    rows[i] |= 1 << j;
-                    rows[j] |= 1 << i;
+                    matrix[i * n + j] = true;
+                    matrix[j * n + i] = true;
                 }
             }
         }
+        let pairs_any = (0..n)
+            .map(|i| matrix[i * n..(i + 1) * n].iter().any(|&a| a))
+            .collect();
         Some(SmallSweep {
             lo: std::array::from_fn(|_| vec![f64::INFINITY; n]),
             hi: std::array::from_fn(|_| vec![f64::NEG_INFINITY; n]),
             order: (0..n as u16).collect(),
             axis: 0,
-            allowed: rows,
+            allowed: matrix,
+            pairs_any,
             sorted: Vec::with_capacity(n),
         })
     }
@@ -130,20 +136,19 @@ impl SmallSweep {
             }
         }));
         for (p, r) in self.sorted.iter().enumerate() {
-            let row = self.allowed[r.id];
-            if row == 0 {
+            if !self.pairs_any[r.id] {
                 continue;
             }
+            let row = &self.allowed[r.id * n..(r.id + 1) * n];
             for q in &self.sorted[p + 1..] {
                 if q.lo[0] > r.hi[0] {
                     break;
                 }
-                if (row >> q.id) & 1 != 0
-                    && (q.lo[1] <= r.hi[1])
-                        & (r.lo[1] <= q.hi[1])
-                        & (q.lo[2] <= r.hi[2])
-                        & (r.lo[2] <= q.hi[2])
-                {
+                let overlap = (q.lo[1] <= r.hi[1])
+                    & (r.lo[1] <= q.hi[1])
+                    & (q.lo[2] <= r.hi[2])
+                    & (r.lo[2] <= q.hi[2]);
+                if overlap && row.get(q.id) == Some(&true) {
                     emit(r.id.min(q.id), r.id.max(q.id));
                 }
             }
