@@ -331,13 +331,21 @@ impl<'a> CcdObj<'a> {
 /// used (exact whenever the mesh's last vertex is on the hull).
 #[inline]
 pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
-    let nvert = hull
-        .mesh_index
-        .iter()
-        .copied()
-        .max()
-        .map_or(hull.vert.len(), |m| m as usize + 1);
-    nvert.max(hull.vert.len()) < super::HILLCLIMB_MIN || hull.adj_start.len() != hull.vert.len() + 1
+    let n = hull.vert.len();
+    if hull.adj_start.len() != n + 1 {
+        return true;
+    }
+    // the mesh has at least as many vertices as its hull: the scan of the mesh indices only
+    // matters for small hulls
+    n < super::HILLCLIMB_MIN
+        && hull
+            .mesh_index
+            .iter()
+            .copied()
+            .max()
+            .map_or(n, |m| m as usize + 1)
+            .max(n)
+            < super::HILLCLIMB_MIN
 }
 
 /// `(ld0*v0 + ld1*v1) + ld2*v2`, MuJoCo's order.

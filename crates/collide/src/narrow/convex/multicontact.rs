@@ -262,13 +262,21 @@ fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
 
 /// Polygons of a hull containing vertex `v`, in polygon order.
 fn polys_of(hull: &ConvexHull, v: i32, mut f: impl FnMut(usize)) {
-    let np = hull.poly_start.len().saturating_sub(1);
-    for p in 0..np {
-        let (a, b) = poly_range(hull, p);
-        if hull.poly_vert[a..b].iter().any(|&x| x as i32 == v) {
+    for (p, poly) in polygons(hull) {
+        if poly.iter().any(|&x| x as i32 == v) {
             f(p);
         }
     }
+}
+
+/// The hull's polygons in order, with their vertex lists (ranges clamped as [`poly_range`]).
+fn polygons(hull: &ConvexHull) -> impl Iterator<Item = (usize, &[u32])> {
+    let n = hull.poly_vert.len();
+    hull.poly_start.windows(2).enumerate().map(move |(p, w)| {
+        let a = (w[0] as usize).min(n);
+        let b = (w[1] as usize).min(n).max(a);
+        (p, &hull.poly_vert[a..b])
+    })
 }
 
 fn poly_range(hull: &ConvexHull, p: usize) -> (usize, usize) {
@@ -288,17 +296,20 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
     match f.dim {
         3 | 2 => {
             // polygons shared by the first two (and the third) vertices
+            // (only the first two count: the scan stops there)
             let mut shared = [0usize; 2];
             let mut ns = 0;
-            polys_of(hull, f.idx[0], |p| {
-                if ns < 2 {
-                    let (a, b) = poly_range(hull, p);
-                    if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
-                        shared[ns] = p;
-                        ns += 1;
+            for (p, poly) in polygons(hull) {
+                if poly.iter().any(|&x| x as i32 == f.idx[0])
+                    && poly.iter().any(|&x| x as i32 == f.idx[1])
+                {
+                    shared[ns] = p;
+                    ns += 1;
+                    if ns == shared.len() {
+                        break;
                     }
                 }
-            });
+            }
             if f.dim == 3 {
                 for &p in &shared[..ns] {
                     let (a, b) = poly_range(hull, p);
