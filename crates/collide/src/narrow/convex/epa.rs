@@ -512,8 +512,9 @@ pub(crate) fn epa(
         if pt.overflow {
             break;
         }
-        let w = pt.verts[wi];
-        let upper_k = fv.dot(w.vert) / lower;
+        let w = &pt.verts[wi];
+        let (w_vert, w_index) = (w.vert, (w.index1, w.index2));
+        let upper_k = fv.dot(w_vert) / lower;
         if upper_k < upper {
             upper = upper_k;
             upper2 = upper * upper;
@@ -526,14 +527,14 @@ pub(crate) fn epa(
             let nv = pt.nverts - 1;
             let repeated = pt.verts[..nv]
                 .iter()
-                .any(|v| v.index1 == w.index1 && v.index2 == w.index2);
+                .any(|v| (v.index1, v.index2) == w_index);
             if repeated {
                 converged = true;
                 break;
             }
         }
 
-        pt.h_w = w.vert;
+        pt.h_w = w_vert;
         pt.nedges = 0;
         pt.horizon(fi);
         if pt.nedges < 3 || pt.overflow {
