@@ -169,6 +169,8 @@ fn hull_from_polys(vert: &[DVec3], polys: &[Vec<u32>]) -> ConvexHull {
         poly_vert,
         poly_normal,
         extrema,
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
     }
 }
 
