@@ -157,7 +157,12 @@ pub fn convex_pair(
 
 /// Is the geom something the solver can handle?
 fn usable(g: &ConvexGeom) -> bool {
-    let finite = g.pos.is_finite() && g.mat.is_finite() && g.size.is_finite();
+    // `0 x` is ±0 for a finite `x` and NaN otherwise: one comparison of the sum tests all 15
+    // numbers, without a branch per component
+    let z = [g.pos, g.mat.x_axis, g.mat.y_axis, g.mat.z_axis, g.size]
+        .iter()
+        .fold(DVec3::ZERO, |acc, v| acc + *v * 0.0);
+    let finite = z.x + z.y + z.z == 0.0;
     finite
         && match g.kind {
             GeomType::Sphere
