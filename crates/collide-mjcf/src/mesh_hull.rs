@@ -544,7 +544,7 @@ fn assemble(
 
     let vert: Vec<DVec3> = g.vertices.iter().map(|&p| stored[p]).collect();
     let extrema = extrema(&vert);
-    Ok(ConvexHull {
+    let mut hull = ConvexHull {
         vert,
         mesh_index: g.vertices.iter().map(|&p| p as u32).collect(),
         adj_start,
@@ -554,7 +554,11 @@ fn assemble(
         poly_vert,
         poly_normal,
         extrema,
-    })
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
+    };
+    hull.index_vertex_polygons();
+    Ok(hull)
 }
 
 /// The polygon normal of MuJoCo 4.0.0 (`MakePolygonNormals`): Newell's area-weighted normal of

@@ -274,6 +274,49 @@ pub struct ConvexHull {
     /// For each of the 27 directions `(cx, cy, cz)` in `{-1, 0, 1}³` (index `9(cx+1) + 3(cy+1)
     /// + (cz+1)`), the hull vertex maximizing the dot product (MuJoCo's `mesh_extrema`).
     pub extrema: [u32; 27],
+    /// Polygons containing hull vertex `i`, in polygon order, each once:
+    /// `vert_poly[vert_poly_start[i]..vert_poly_start[i + 1]]`. Built from the polygons by
+    /// [`ConvexHull::index_vertex_polygons`]; when empty (not built) the narrow phase scans the
+    /// polygons instead, with the same result.
+    pub vert_poly_start: Vec<u32>,
+    /// Flattened vertex-to-polygon lists.
+    pub vert_poly: Vec<u32>,
+}
+
+impl ConvexHull {
+    /// Vertex list of each polygon in order (`poly_vert[poly_start[p]..poly_start[p + 1]]`,
+    /// ranges clamped to `poly_vert`, an inverted range read as empty).
+    pub fn polygons(&self) -> impl Iterator<Item = &[u32]> {
+        let n = self.poly_vert.len();
+        self.poly_start.windows(2).map(move |w| {
+            let a = (w[0] as usize).min(n);
+            let b = (w[1] as usize).min(n).max(a);
+            &self.poly_vert[a..b]
+        })
+    }
+
+    /// Fills [`ConvexHull::vert_poly_start`] and [`ConvexHull::vert_poly`] from the polygons
+    /// (call again after changing them). Polygon entries that are not hull vertices are ignored.
+    pub fn index_vertex_polygons(&mut self) {
+        let n = self.vert.len();
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (p, poly) in self.polygons().enumerate() {
+            for &v in poly {
+                if let Some(l) = lists.get_mut(v as usize) {
+                    if l.last() != Some(&(p as u32)) {
+                        l.push(p as u32);
+                    }
+                }
+            }
+        }
+        self.vert_poly_start = Vec::with_capacity(n + 1);
+        self.vert_poly = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for l in &lists {
+            self.vert_poly_start.push(self.vert_poly.len() as u32);
+            self.vert_poly.extend_from_slice(l);
+        }
+        self.vert_poly_start.push(self.vert_poly.len() as u32);
+    }
 }
 
 /// A compiled height field over the geom's x–y plane.

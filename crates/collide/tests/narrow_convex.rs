@@ -105,7 +105,7 @@ fn hull_from_mujoco(rec: &Json) -> ConvexHull {
     for (k, e) in rec.get("extrema").nums().iter().enumerate() {
         extrema[k] = hull_of_local[*e as usize];
     }
-    ConvexHull {
+    let mut hull = ConvexHull {
         vert,
         mesh_index,
         adj_start,
@@ -115,7 +115,12 @@ fn hull_from_mujoco(rec: &Json) -> ConvexHull {
         poly_vert,
         poly_normal,
         extrema,
-    }
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
+    };
+    // the vertex-to-polygon index, as the MJCF compiler builds it
+    hull.index_vertex_polygons();
+    hull
 }
 
 struct Case {

@@ -169,6 +169,8 @@ fn hull_from_polys(vert: &[DVec3], polys: &[Vec<u32>]) -> ConvexHull {
         poly_vert,
         poly_normal,
         extrema,
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
     }
 }
 
@@ -794,6 +796,16 @@ fn report_and_limits() {
         ..g1
     };
     assert_eq!(convex_pair(&g4, &g2, 0.0, &o, &mut out), 0);
+    let mut g5 = g1;
+    g5.mat.y_axis.z = f64::INFINITY;
+    assert_eq!(convex_pair(&g5, &g2, 0.0, &o, &mut out), 0);
+    let g6 = ConvexGeom {
+        size: DVec3::new(1.0, f64::NEG_INFINITY, 1.0),
+        ..g2
+    };
+    assert_eq!(convex_pair(&g1, &g6, 0.0, &o, &mut out), 0);
+    // the same pair with finite data does touch (so the zeros above are the input check's)
+    assert!(convex_pair(&g1, &g2, 0.0, &o, &mut out) > 0);
 }
 
 // ------------------------------------------------------------------------------------------

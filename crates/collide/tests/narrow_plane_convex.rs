@@ -200,6 +200,8 @@ fn box_hull(h: DVec3) -> ConvexHull {
         poly_vert,
         poly_normal,
         extrema,
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
     }
 }
 

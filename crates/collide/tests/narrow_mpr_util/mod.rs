@@ -33,6 +33,8 @@ pub fn hull(j: &Json) -> ConvexHull {
         poly_vert: j.get("poly_vert").u32s(),
         poly_normal: j.get("poly_normal").arr().iter().map(Json::vec3).collect(),
         extrema,
+        vert_poly_start: Vec::new(),
+        vert_poly: Vec::new(),
     }
 }
 

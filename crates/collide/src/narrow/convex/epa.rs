@@ -216,14 +216,15 @@ impl Polytope {
     /// Deletes the faces visible from `h_w` reachable from `fi` (entered through edge `e`);
     /// returns whether `fi` is visible.
     fn horizon_rec(&mut self, fi: usize, e: usize) -> bool {
-        let face = self.faces[fi];
+        let face = &self.faces[fi];
         if face.v.dot(self.h_w) - face.dist2 > MINVAL {
+            let (fadj, fverts) = (face.adj, face.verts);
             self.delete_face(fi);
             for k in 1..3 {
                 let i = (e + k) % 3;
-                let adj = face.adj[i] as usize;
+                let adj = fadj[i] as usize;
                 if adj < self.nfaces && self.faces[adj].index > -2 {
-                    let adj_edge = self.edge_of(adj, face.verts[(i + 1) % 3]);
+                    let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
                     if !self.horizon_rec(adj, adj_edge) {
                         self.add_edge(adj, adj_edge);
                     }
@@ -236,13 +237,13 @@ impl Polytope {
 
     fn horizon(&mut self, fi: usize) {
         self.delete_face(fi);
-        let face = self.faces[fi];
+        let (fadj, fverts) = (self.faces[fi].adj, self.faces[fi].verts);
         for i in 0..3 {
-            let adj = face.adj[i] as usize;
+            let adj = fadj[i] as usize;
             if adj >= self.nfaces {
                 continue;
             }
-            let adj_edge = self.edge_of(adj, face.verts[(i + 1) % 3]);
+            let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
             if (i == 0 || self.faces[adj].index > -2) && !self.horizon_rec(adj, adj_edge) {
                 self.add_edge(adj, adj_edge);
             }
@@ -512,8 +513,9 @@ pub(crate) fn epa(
         if pt.overflow {
             break;
         }
-        let w = pt.verts[wi];
-        let upper_k = fv.dot(w.vert) / lower;
+        let w = &pt.verts[wi];
+        let (w_vert, w_index) = (w.vert, (w.index1, w.index2));
+        let upper_k = fv.dot(w_vert) / lower;
         if upper_k < upper {
             upper = upper_k;
             upper2 = upper * upper;
@@ -526,14 +528,14 @@ pub(crate) fn epa(
             let nv = pt.nverts - 1;
             let repeated = pt.verts[..nv]
                 .iter()
-                .any(|v| v.index1 == w.index1 && v.index2 == w.index2);
+                .any(|v| (v.index1, v.index2) == w_index);
             if repeated {
                 converged = true;
                 break;
             }
         }
 
-        pt.h_w = w.vert;
+        pt.h_w = w_vert;
         pt.nedges = 0;
         pt.horizon(fi);
         if pt.nedges < 3 || pt.overflow {
@@ -549,7 +551,7 @@ pub(crate) fn epa(
         for i in 0..nedges {
             let cur = nfaces + i;
             let prev = if i == 0 { nfaces + nedges - 1 } else { cur - 1 };
-            let next = nfaces + (i + 1) % nedges;
+            let next = if i + 1 == nedges { nfaces } else { cur + 1 };
             let h_index = pt.h_index[i] as usize;
             let h_edge = pt.h_edge[i] as usize;
             let hv = pt.faces[h_index].verts;

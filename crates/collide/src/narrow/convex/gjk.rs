@@ -27,9 +27,7 @@ pub(crate) struct Gjk {
     pub x1: DVec3,
     /// Witness point on shape 2.
     pub x2: DVec3,
-    /// Final simplex (`nsimplex` valid entries).
-    pub simplex: [Vertex; 4],
-    /// Number of simplex vertices.
+    /// Number of simplex vertices (the first entries of the caller's simplex).
     pub nsimplex: usize,
     /// A separating direction was found.
     pub separated: bool,
@@ -39,7 +37,9 @@ pub(crate) struct Gjk {
     pub exhausted: bool,
 }
 
-/// Runs GJK from the initial guess `x1 - x2`.
+/// Runs GJK from the initial guess `x1 - x2`, leaving the final simplex in the first
+/// [`Gjk::nsimplex`] entries of `simplex` (the caller's buffer, so that the 512-byte simplex is
+/// neither zeroed nor returned by value on every run; the other entries are stale).
 ///
 /// `cutoff`: 0 asks only for contact (early exit on a separating plane); a positive value asks
 /// for the distance, stopping early once the shapes are provably farther apart than `cutoff`.
@@ -56,6 +56,7 @@ pub(crate) fn gjk(
     tolerance: f64,
     cutoff: f64,
     use_intersect: bool,
+    simplex: &mut [Vertex; 4],
 ) -> Gjk {
     let get_dist = cutoff > 0.0;
     let mut backup = !get_dist && use_intersect;
@@ -71,7 +72,6 @@ pub(crate) fn gjk(
         dist: FAR,
         x1,
         x2,
-        simplex: [Vertex::default(); 4],
         nsimplex: 0,
         separated: false,
         iterations: 0,
@@ -92,8 +92,8 @@ pub(crate) fn gjk(
         }
         // (MuJoCo 4.0.0's rounding: `x_k * (1 / |x_k|)`)
         let dir = -(x_k * (1.0 / x_norm));
-        out.simplex[n] = minkowski_support(o1, o2, dir);
-        let s_k = out.simplex[n].vert;
+        simplex[n] = minkowski_support(o1, o2, dir);
+        let s_k = simplex[n].vert;
 
         // Frank-Wolfe duality gap
         if x_k.dot(x_k - s_k) < epsilon {
@@ -115,7 +115,7 @@ pub(crate) fn gjk(
         }
 
         if n == 3 && backup {
-            let (ret, kk) = intersect(o1, o2, &mut out.simplex, k, max_iterations);
+            let (ret, kk) = intersect(o1, o2, simplex, k, max_iterations);
             if ret != 0 {
                 out.iterations = kk;
                 if ret > 0 {
@@ -130,14 +130,16 @@ pub(crate) fn gjk(
             backup = false;
         }
 
-        subdistance(&mut lambda, n + 1, &out.simplex);
+        subdistance(&mut lambda, n + 1, simplex);
         n = 0;
         for i in 0..4 {
             if lambda[i] == 0.0 {
                 continue;
             }
-            out.simplex[n] = out.simplex[i];
-            lambda[n] = lambda[i];
+            if n != i {
+                simplex[n] = simplex[i];
+                lambda[n] = lambda[i];
+            }
             n += 1;
         }
         if n < 1 {
@@ -146,7 +148,7 @@ pub(crate) fn gjk(
             out.nsimplex = 0;
             return out;
         }
-        x_k = projection(&lambda, n, &out.simplex);
+        x_k = projection(&lambda, n, simplex);
         x_norm_prev = x_norm;
         x_norm = x_k.length();
         k += 1;
@@ -158,8 +160,8 @@ pub(crate) fn gjk(
     out.exhausted = !stopped;
 
     if n > 0 {
-        out.x1 = lincomb(&lambda, n, |i| out.simplex[i].vert1);
-        out.x2 = lincomb(&lambda, n, |i| out.simplex[i].vert2);
+        out.x1 = lincomb(&lambda, n, |i| simplex[i].vert1);
+        out.x2 = lincomb(&lambda, n, |i| simplex[i].vert2);
     }
     // final check: a support point beyond the origin proves separation
     if x_norm > 0.0 && x_norm.is_finite() {
@@ -491,7 +493,18 @@ mod tests {
         use_intersect: bool,
     ) -> Gjk {
         let (pa, pb) = (a.pos, b.pos);
-        gjk(a, b, pa, pb, iterations, tol, cutoff, use_intersect)
+        let mut simplex = [Vertex::default(); 4];
+        gjk(
+            a,
+            b,
+            pa,
+            pb,
+            iterations,
+            tol,
+            cutoff,
+            use_intersect,
+            &mut simplex,
+        )
     }
 
     fn cube(p: DVec3, rot: DMat3, h: f64) -> Object<'static> {

@@ -157,7 +157,12 @@ pub fn convex_pair(
 
 /// Is the geom something the solver can handle?
 fn usable(g: &ConvexGeom) -> bool {
-    let finite = g.pos.is_finite() && g.mat.is_finite() && g.size.is_finite();
+    // `0 x` is ±0 for a finite `x` and NaN otherwise: one comparison of the sum tests all 15
+    // numbers, without a branch per component
+    let z = [g.pos, g.mat.x_axis, g.mat.y_axis, g.mat.z_axis, g.size]
+        .iter()
+        .fold(DVec3::ZERO, |acc, v| acc + *v * 0.0);
+    let finite = z.x + z.y + z.z == 0.0;
     finite
         && match g.kind {
             GeomType::Sphere
@@ -251,6 +256,7 @@ fn solve(
     rep: &mut CcdReport,
 ) -> Option<Single> {
     let is_round = |o: &Object| matches!(o.kind, GeomType::Sphere | GeomType::Capsule);
+    let mut simplex = [Vertex::default(); 4];
     if is_round(o1) || is_round(o2) || o1.margin > 0.0 || o2.margin > 0.0 {
         // distance between the cores (sphere centre, capsule segment, other shapes as they
         // are), radii and half margins added back
@@ -261,7 +267,17 @@ fn solve(
         o2.core = true;
         o1.margin = 0.0;
         o2.margin = 0.0;
-        let g = gjk(o1, o2, o1.pos, o2.pos, iterations, tol, fm1 + fm2, false);
+        let g = gjk(
+            o1,
+            o2,
+            o1.pos,
+            o2.pos,
+            iterations,
+            tol,
+            fm1 + fm2,
+            false,
+            &mut simplex,
+        );
         o1.core = false;
         o2.core = false;
         o1.margin = m1;
@@ -280,10 +296,7 @@ fn solve(
                 return None;
             }
             let k = g.nsimplex.clamp(1, 3);
-            let mut feature = [g.simplex[0]; 3];
-            for (i, f) in feature.iter_mut().enumerate() {
-                *f = g.simplex[i.min(k - 1)];
-            }
+            let feature = [0, 1, 2].map(|i| simplex[i.min(k - 1)]);
             return Some(Single {
                 dist,
                 x1,
@@ -293,13 +306,23 @@ fn solve(
         }
     }
 
-    let g = gjk(o1, o2, o1.pos, o2.pos, iterations, tol, 0.0, false);
+    let g = gjk(
+        o1,
+        o2,
+        o1.pos,
+        o2.pos,
+        iterations,
+        tol,
+        0.0,
+        false,
+        &mut simplex,
+    );
     rep.gjk_iterations = g.iterations;
     rep.gjk_exhausted = g.exhausted;
     if !(g.dist <= tol && g.nsimplex > 1 && !g.separated) {
         return None;
     }
-    penetration(o1, o2, &g.simplex, g.nsimplex, iterations, tol, rep)
+    penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep)
 }
 
 thread_local! {

@@ -331,13 +331,21 @@ impl<'a> CcdObj<'a> {
 /// used (exact whenever the mesh's last vertex is on the hull).
 #[inline]
 pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
-    let nvert = hull
-        .mesh_index
-        .iter()
-        .copied()
-        .max()
-        .map_or(hull.vert.len(), |m| m as usize + 1);
-    nvert.max(hull.vert.len()) < super::HILLCLIMB_MIN || hull.adj_start.len() != hull.vert.len() + 1
+    let n = hull.vert.len();
+    if hull.adj_start.len() != n + 1 {
+        return true;
+    }
+    // the mesh has at least as many vertices as its hull: the scan of the mesh indices only
+    // matters for small hulls
+    n < super::HILLCLIMB_MIN
+        && hull
+            .mesh_index
+            .iter()
+            .copied()
+            .max()
+            .map_or(n, |m| m as usize + 1)
+            .max(n)
+            < super::HILLCLIMB_MIN
 }
 
 /// `(ld0*v0 + ld1*v1) + ld2*v2`, MuJoCo's order.
@@ -393,27 +401,35 @@ fn extrema_bucket(ld: DVec3) -> usize {
 /// `mjc_hillclimbSupport` (4.0.0): seed from the 27-direction extrema table (or the warm start
 /// if that is at least as good), then climb to the best neighbour until no neighbour improves.
 pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
-    let n = hull.vert.len();
+    let verts = hull.vert.as_slice();
+    let n = verts.len();
     let seed = (hull.extrema[extrema_bucket(ld)] as usize).min(n - 1);
     let mut cur = seed;
-    if meshindex >= 0 && (meshindex as usize) < n {
-        let warm = meshindex as usize;
-        if vdot(ld, hull.vert[seed]) <= vdot(ld, hull.vert[warm]) {
+    let mut max = vdot(ld, verts[seed]);
+    if let Some((warm, v)) = usize::try_from(meshindex)
+        .ok()
+        .and_then(|w| Some((w, verts.get(w)?)))
+    {
+        let d = vdot(ld, *v);
+        if max <= d {
             cur = warm;
+            max = d;
         }
     }
-    let mut max = vdot(ld, hull.vert[cur]);
+    let (starts, adj) = (hull.adj_start.as_slice(), hull.adj.as_slice());
     for _ in 0..n + 1 {
         let prev = cur;
-        for &nb in neighbours(hull, prev) {
-            let nb = nb as usize;
-            if nb >= n {
+        let Some(&[a, b]) = starts.get(prev..prev + 2) else {
+            break;
+        };
+        for &nb in adj.get(a as usize..b as usize).unwrap_or(&[]) {
+            let Some(v) = verts.get(nb as usize) else {
                 continue;
-            }
-            let d = vdot(ld, hull.vert[nb]);
+            };
+            let d = vdot(ld, *v);
             if d > max {
                 max = d;
-                cur = nb;
+                cur = nb as usize;
             }
         }
         if cur == prev {

@@ -35,6 +35,8 @@
 //! All buffers are fixed-size: polygons are truncated at [`MAX_POLYVERT`] vertices, as MuJoCo
 //! does.
 
+use std::ops::ControlFlow;
+
 use glam::DVec3;
 
 use super::support::{Object, Vertex, MINVAL};
@@ -260,13 +262,25 @@ fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
     }
 }
 
-/// Polygons of a hull containing vertex `v`, in polygon order.
-fn polys_of(hull: &ConvexHull, v: i32, mut f: impl FnMut(usize)) {
-    let np = hull.poly_start.len().saturating_sub(1);
-    for p in 0..np {
-        let (a, b) = poly_range(hull, p);
-        if hull.poly_vert[a..b].iter().any(|&x| x as i32 == v) {
-            f(p);
+/// Polygons of a hull containing vertex `v`, in polygon order, until `f` breaks: read from the
+/// hull's vertex-to-polygon index when it is built, else found by scanning the polygons.
+fn polys_of(hull: &ConvexHull, v: i32, mut f: impl FnMut(usize) -> ControlFlow<()>) {
+    let n = hull.vert.len();
+    if hull.vert_poly_start.len() == n + 1 {
+        let Some(i) = usize::try_from(v).ok().filter(|&i| i < n) else {
+            return;
+        };
+        let (a, b) = (hull.vert_poly_start[i], hull.vert_poly_start[i + 1]);
+        for &p in hull.vert_poly.get(a as usize..b as usize).unwrap_or(&[]) {
+            if f(p as usize).is_break() {
+                return;
+            }
+        }
+        return;
+    }
+    for (p, poly) in hull.polygons().enumerate() {
+        if poly.iter().any(|&x| x as i32 == v) && f(p).is_break() {
+            return;
         }
     }
 }
@@ -287,16 +301,20 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
     let Some(hull) = o.hull else { return };
     match f.dim {
         3 | 2 => {
-            // polygons shared by the first two (and the third) vertices
+            // polygons shared by the first two (and the third) vertices (only the first two
+            // count: the search stops there)
             let mut shared = [0usize; 2];
             let mut ns = 0;
             polys_of(hull, f.idx[0], |p| {
-                if ns < 2 {
-                    let (a, b) = poly_range(hull, p);
-                    if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
-                        shared[ns] = p;
-                        ns += 1;
-                    }
+                let (a, b) = poly_range(hull, p);
+                if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
+                    shared[ns] = p;
+                    ns += 1;
+                }
+                if ns == shared.len() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
                 }
             });
             if f.dim == 3 {
@@ -313,7 +331,10 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
                 }
             }
         }
-        1 => polys_of(hull, f.idx[0], |p| out.push(poly_normal(o, hull, p), p)),
+        1 => polys_of(hull, f.idx[0], |p| {
+            out.push(poly_normal(o, hull, p), p);
+            ControlFlow::Continue(())
+        }),
         _ => {}
     }
 }
@@ -369,6 +390,7 @@ fn edge_dirs(o: &Object, f: &Feature, witness: DVec3, out: &mut Edges) {
                             out.push(end - f.pos[0], end);
                         }
                     }
+                    ControlFlow::Continue(())
                 });
             }
         }
@@ -886,5 +908,76 @@ fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
             }
         }
         a += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Polygons found by `polys_of` for every vertex (and one index past the last).
+    fn incidence(hull: &ConvexHull) -> Vec<Vec<usize>> {
+        (0..=hull.vert.len() as i32)
+            .map(|v| {
+                let mut ps = Vec::new();
+                polys_of(hull, v, |p| {
+                    ps.push(p);
+                    ControlFlow::Continue(())
+                });
+                ps
+            })
+            .collect()
+    }
+
+    #[test]
+    fn vertex_polygon_index_matches_polygon_scan() {
+        // a cube (corner bits: 1 x, 2 y, 4 z) with its six quads, plus a degenerate polygon
+        // naming vertex 0 twice and one naming a vertex that does not exist
+        let vert = (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let polys: [&[u32]; 8] = [
+            &[0, 4, 6, 2],
+            &[1, 3, 7, 5],
+            &[0, 1, 5, 4],
+            &[2, 6, 7, 3],
+            &[0, 2, 3, 1],
+            &[4, 5, 7, 6],
+            &[0, 7, 0],
+            &[9, 1],
+        ];
+        let mut scanned = ConvexHull {
+            vert,
+            poly_start: vec![0],
+            ..Default::default()
+        };
+        for p in polys {
+            scanned.poly_vert.extend_from_slice(p);
+            scanned.poly_start.push(scanned.poly_vert.len() as u32);
+        }
+        let mut indexed = scanned.clone();
+        indexed.index_vertex_polygons();
+        assert_eq!(indexed.vert_poly_start.len(), 9);
+
+        let by_scan = incidence(&scanned);
+        let by_index = incidence(&indexed);
+        assert_eq!(by_index[0], [0, 2, 4, 6]);
+        assert_eq!(by_index[1], [1, 2, 4, 7]);
+        assert_eq!(by_index[7], [1, 3, 5, 6]);
+        assert_eq!(by_index[..8], by_scan[..8]);
+        // no hull vertex 8: nothing from the index (the scan matches raw entries only)
+        assert!(by_index[8].is_empty());
+
+        // stopping early returns the first polygons only
+        let mut first = Vec::new();
+        polys_of(&indexed, 0, |p| {
+            first.push(p);
+            if first.len() == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(first, [0, 2]);
     }
 }

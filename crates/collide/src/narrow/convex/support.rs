@@ -253,6 +253,7 @@ pub(crate) struct Vertex {
 
 /// `S_{A-B}(dir) = S_A(dir) - S_B(-dir)` for a unit direction, both shapes inflated by their
 /// half margins.
+#[inline]
 pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) -> Vertex {
     let raw1 = o1.support_raw(dir);
     let raw2 = o2.support_raw(-dir);
