@@ -101,8 +101,13 @@ impl BatchPoses {
 
 /// Collision detection over many worlds with one reusable [`Collider`] per worker.
 pub struct BatchCollider<'m> {
-    workers: Vec<Collider<'m>>,
+    workers: Vec<Worker<'m>>,
 }
+
+/// One worker's collider, alone on its cache lines: the colliders of neighbouring workers
+/// would otherwise share a line at their boundary, which both threads write on every call.
+#[repr(align(128))]
+struct Worker<'m>(Collider<'m>);
 
 impl<'m> BatchCollider<'m> {
     /// One collider per thread of the current rayon pool.
@@ -116,7 +121,7 @@ impl<'m> BatchCollider<'m> {
         nworker: usize,
     ) -> Result<BatchCollider<'m>, ColliderError> {
         let workers = (0..nworker.max(1))
-            .map(|_| Collider::new(model))
+            .map(|_| Collider::new(model).map(Worker))
             .collect::<Result<_, _>>()?;
         Ok(BatchCollider { workers })
     }
@@ -133,7 +138,7 @@ impl<'m> BatchCollider<'m> {
         out.par_chunks_mut(chunk)
             .zip(self.workers.par_iter_mut())
             .enumerate()
-            .map(|(c, (outs, collider))| {
+            .map(|(c, (outs, Worker(collider)))| {
                 let mut total = Stats::default();
                 for (k, o) in outs.iter_mut().enumerate() {
                     total += collider.detect_view(&poses.world(c * chunk + k), o);
