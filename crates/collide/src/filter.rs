@@ -63,12 +63,6 @@ pub fn spheres_may_touch(
     (p1 - p2).length_squared() <= r * r
 }
 
-/// Whether body pair signature `sig` is in the sorted `exclude_signature` list.
-#[inline]
-pub fn excluded(m: &Model, sig: u32) -> bool {
-    m.exclude_signature.binary_search(&sig).is_ok()
-}
-
 /// Pair signature `(b1 << 16) + b2` with `b1 <= b2`.
 #[inline]
 pub fn signature(b1: usize, b2: usize) -> u32 {
