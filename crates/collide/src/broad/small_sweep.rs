@@ -4,8 +4,10 @@
 //! static body filters are a precomputed matrix, so a candidate costs one lookup.
 //!
 //! For a handful of boxes the principal-axis frame and the grid of
-//! [`super::sweep_and_prune::SweepAndPrune`] cost more than they prune. Any frame gives a
-//! superset of the body pairs that can touch, so contacts do not depend on the choice.
+//! [`super::sweep_and_prune::SweepAndPrune`] cost more than they prune. In any frame, bodies
+//! that can touch have overlapping boxes, so the contacts do not depend on the choice (models
+//! where MuJoCo's boxes do not bound its contacts keep the principal frame: see
+//! [`super::BroadPhase`]).
 
 /// Largest number of boxes this sweep takes (its pair filter is an n × n matrix).
 pub const MAX_BOXES: usize = 128;
