@@ -69,9 +69,9 @@ struct Packed {
     /// Box index in the low 31 bits; the top bit is set when the box belongs to a sleeping
     /// body.
     id: u32,
-    /// [`coarse_key`] of `lo_x` (the sort key).
+    /// `coarse_key` of `lo_x` (the sort key).
     lo_key: u32,
-    /// [`coarse_key`] of `hi_x`: no box whose `lo_key` is larger reaches this one along x.
+    /// `coarse_key` of `hi_x`: no box whose `lo_key` is larger reaches this one along x.
     hi_key: u32,
     /// Grid cell (along y) holding the box's lower y bound.
     cy: u16,
@@ -173,7 +173,7 @@ pub struct SweepAndPrune {
     /// Boxes of each grid cell, in x order: `cell_boxes[cell_start[c]..cell_start[c + 1]]`.
     cell_start: Vec<usize>,
     cell_boxes: Vec<Packed>,
-    /// Boxes covering more than [`LARGE_SPAN`] cells, in x order, and their positions in
+    /// Boxes covering more than `LARGE_SPAN` cells, in x order, and their positions in
     /// `packed`.
     large: Vec<Packed>,
     large_pos: Vec<usize>,
@@ -339,18 +339,18 @@ impl SweepAndPrune {
     /// on all three axes, exactly once. Touching boxes count as overlapping; an empty box (a
     /// lower bound above its upper bound, or NaN, on some axis) overlaps nothing.
     ///
-    /// The boxes are sorted by a coarse key of their lower x bound ([`coarse_key`]). The order
+    /// The boxes are sorted by a coarse key of their lower x bound (`coarse_key`). The order
     /// is kept between calls: when the same number of boxes comes back, they are read in the
     /// previous order into records of the sweep, which are repaired by insertion sort when few
     /// are out of place (O(n) for small motions), or else sorted by key and permuted (the
     /// permutation stays local when the boxes moved little). Otherwise they are sorted afresh.
     ///
     /// The (y, z) plane is cut into a grid of cells a few times the median box extent (one
-    /// cell for small scenes, at most one cell per [`BOXES_PER_CELL`] boxes). Each box is
+    /// cell for small scenes, at most one cell per `BOXES_PER_CELL` boxes). Each box is
     /// copied, in x order, into every cell its y–z extent covers; in each cell, every box is
     /// tested against the later boxes that start before it ends along x, and a pair is reported
     /// only by the cell holding the lower corner of its y–z overlap. Boxes covering more than
-    /// [`LARGE_SPAN`] cells are instead tested against every box of their x range. Pairs are
+    /// `LARGE_SPAN` cells are instead tested against every box of their x range. Pairs are
     /// emitted in no particular order (deterministic for given boxes and call history).
     ///
     /// Boxes flagged in `asleep` (indexed like the boxes; may be empty) are never tested against
@@ -555,7 +555,7 @@ impl SweepAndPrune {
 
     /// The (y, z) grid for these boxes: cells [`cell_per_extent`] times the median extent of
     /// sampled boxes, over the range of the non-empty boxes' lower bounds, at most one cell per
-    /// [`BOXES_PER_CELL`] boxes.
+    /// `BOXES_PER_CELL` boxes.
     fn grid(&mut self, boxes: &Intervals) -> Grid {
         let bounds = &boxes.bounds;
         let n = bounds.len();

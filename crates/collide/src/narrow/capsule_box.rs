@@ -9,7 +9,7 @@
 //!    segment that still lies over the box, so that a capsule lying on the box gets two
 //!    supporting contacts;
 //! 3. collide a sphere of the capsule's radius at each chosen point with the box
-//!    ([`sphere_box_contact`]), keeping those within the margin.
+//!    (`sphere_box_contact`), keeping those within the margin.
 //!
 //! MuJoCo's decisions (strict or tolerant comparisons, the absolute `MINVAL` thresholds on
 //! squared distances and on the edge-test determinant, which sign bits are compared) are kept
