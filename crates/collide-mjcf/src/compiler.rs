@@ -723,7 +723,9 @@ impl<'r> Builder<'r> {
                             [k * euler[0], k * euler[1], k * euler[2]],
                             &src.settings.angles,
                         );
-                        let s = format!("{suffix}{}", replicate_suffix(sep, i, count));
+                        // MuJoCo puts the innermost copy's index first: `big100` is copy 1 of
+                        // the inner replicate within copy 0 of the outer ones
+                        let s = format!("{}{suffix}", replicate_suffix(sep, i, count));
                         let step = Frame { pos, quat };
                         self.walk(
                             src,
