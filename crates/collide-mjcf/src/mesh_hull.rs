@@ -880,12 +880,8 @@ mod qhull {
             self.num_facets -= 1;
         }
 
-        /// `qh_prependfacet(facet, &qh.facet_next)`.
-        fn prependfacet_next(&mut self, facet: usize) {
-            if self.facet_next == NONE {
-                self.facet_next = self.facet_tail;
-            }
-            let list = self.facet_next;
+        /// Links `facet` into the facet list just before `list` (qhull's list insertion).
+        fn link_facet_before(&mut self, facet: usize, list: usize) {
             let prevfacet = self.f[list].prev;
             self.f[facet].prev = prevfacet;
             if prevfacet != NONE {
@@ -896,6 +892,15 @@ mod qhull {
             if self.facet_list == list {
                 self.facet_list = facet;
             }
+        }
+
+        /// `qh_prependfacet(facet, &qh.facet_next)`.
+        fn prependfacet_next(&mut self, facet: usize) {
+            if self.facet_next == NONE {
+                self.facet_next = self.facet_tail;
+            }
+            let list = self.facet_next;
+            self.link_facet_before(facet, list);
             self.facet_next = facet;
             self.num_facets += 1;
         }
@@ -2404,16 +2409,7 @@ mod qhull {
             } else {
                 self.visible_list
             };
-            let prevfacet = self.f[list].prev;
-            self.f[facet].prev = prevfacet;
-            if prevfacet != NONE {
-                self.f[prevfacet].next = facet;
-            }
-            self.f[list].prev = facet;
-            self.f[facet].next = list;
-            if self.facet_list == list {
-                self.facet_list = facet;
-            }
+            self.link_facet_before(facet, list);
             if self.facet_next == list {
                 self.facet_next = facet;
             }

@@ -73,9 +73,6 @@ pub struct Collider<'m> {
     /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
     sort_keys: Vec<(usize, usize, usize)>,
     sort_buf: Vec<Contact>,
-    /// Whether body pairs with few geom pairs may skip the tree descent (see
-    /// [`DIRECT_LEAF_PAIRS`]).
-    direct_leaves: bool,
 }
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
@@ -116,7 +113,6 @@ impl<'m> Collider<'m> {
             merged: Vec::new(),
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
-            direct_leaves: model.opt.enableflags & enable::OVERRIDE == 0,
         })
     }
 
@@ -158,6 +154,8 @@ impl<'m> Collider<'m> {
             return stats;
         }
         let use_mid = m.opt.disableflags & disable::MIDPHASE == 0;
+        // body pairs with few geom pairs may skip the tree descent (see DIRECT_LEAF_PAIRS)
+        let direct_leaves = m.opt.enableflags & enable::OVERRIDE == 0;
         let npair = m.npair();
         let mut next_pair = 0;
 
@@ -196,7 +194,7 @@ impl<'m> Collider<'m> {
                 let start = out.len();
                 let compact =
                     |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
-                if self.direct_leaves
+                if direct_leaves
                     && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
                     && compact(b1, geoms1.len())
                     && compact(b2, geoms2.len())

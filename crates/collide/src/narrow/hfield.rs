@@ -31,9 +31,9 @@
 //!   Three shortcuts leave the output bit for bit as it was: a geom whose bounding sphere is
 //!   above every grid point under it returns at once (see `above_field`), the solver's geom
 //!   object (and its six bounding-box queries) is built only when a first prism reaches the
-//!   solver, and prisms
-//!   provably farther from a primitive geom than the solver's reach are skipped (see `Cull`;
-//!   never for meshes, whose warm start carries over from prism to prism);
+//!   solver, and prisms provably farther from a primitive geom than the solver's reach are
+//!   skipped (see `Cull`; never for meshes, whose warm start carries over from prism to
+//!   prism);
 //! - libccd mode (`nativeccd` disabled): MPR ([`super::convex::mpr`]), then `mjc_fixNormal` on
 //!   every contact.
 //!
@@ -539,27 +539,40 @@ mod tests {
         }
     }
 
-    #[test]
-    fn culled_prisms_never_give_a_contact() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let (nrow, ncol) = (9, 11);
-        let field = HField {
+    /// A height field of `nrow × ncol` random heights in [0, 1).
+    fn random_field(rng: &mut Rng, nrow: usize, ncol: usize, size: [f64; 4]) -> HField {
+        HField {
             name: String::new(),
-            size: [1.0, 0.8, 0.4, 0.2],
+            size,
             nrow,
             ncol,
             data: (0..nrow * ncol)
                 .map(|_| rng.range(0.0, 1.0) as f32)
                 .collect(),
-        };
-        let hf = ConvexGeom {
+        }
+    }
+
+    /// The height-field geom of `field` placed at `pos`, `mat`.
+    fn field_geom(field: &HField, pos: DVec3, mat: DMat3) -> ConvexGeom<'_> {
+        ConvexGeom {
             kind: GeomType::HField,
-            pos: DVec3::new(0.1, -0.2, 0.3),
-            mat: DMat3::from_rotation_z(0.4),
+            pos,
+            mat,
             size: DVec3::ZERO,
             hull: None,
-            hfield: Some(&field),
-        };
+            hfield: Some(field),
+        }
+    }
+
+    #[test]
+    fn culled_prisms_never_give_a_contact() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let field = random_field(&mut rng, 9, 11, [1.0, 0.8, 0.4, 0.2]);
+        let hf = field_geom(
+            &field,
+            DVec3::new(0.1, -0.2, 0.3),
+            DMat3::from_rotation_z(0.4),
+        );
         let opt = CcdOptions::default();
         let kinds = [
             GeomType::Sphere,
@@ -635,24 +648,12 @@ mod tests {
     #[test]
     fn above_field_only_for_geoms_whose_prisms_all_fall_under_the_height_test() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let (nrow, ncol) = (12, 10);
-        let field = HField {
-            name: String::new(),
-            size: [1.2, 0.9, 0.5, 0.1],
-            nrow,
-            ncol,
-            data: (0..nrow * ncol)
-                .map(|_| rng.range(0.0, 1.0) as f32)
-                .collect(),
-        };
-        let hf = ConvexGeom {
-            kind: GeomType::HField,
-            pos: DVec3::new(-0.3, 0.2, 0.1),
-            mat: DMat3::from_rotation_x(0.3),
-            size: DVec3::ZERO,
-            hull: None,
-            hfield: Some(&field),
-        };
+        let field = random_field(&mut rng, 12, 10, [1.2, 0.9, 0.5, 0.1]);
+        let hf = field_geom(
+            &field,
+            DVec3::new(-0.3, 0.2, 0.1),
+            DMat3::from_rotation_x(0.3),
+        );
         let (mut above, mut below_without_prisms, mut with_prisms) = (0, 0, 0);
         for case in 0..600 {
             let kind = [GeomType::Sphere, GeomType::Box, GeomType::Capsule][case % 3];
@@ -695,14 +696,7 @@ mod tests {
             ncol: 3,
             data: vec![0.5; 9],
         };
-        let hf = ConvexGeom {
-            kind: GeomType::HField,
-            pos: DVec3::ZERO,
-            mat: DMat3::IDENTITY,
-            size: DVec3::ZERO,
-            hull: None,
-            hfield: Some(&field),
-        };
+        let hf = field_geom(&field, DVec3::ZERO, DMat3::IDENTITY);
         let mut out = [PreContact::default(); 4];
         for pos in [
             DVec3::new(1e6, 0.0, 0.0),

@@ -39,7 +39,7 @@ use std::ops::ControlFlow;
 
 use glam::DVec3;
 
-use super::support::{Object, Vertex, MINVAL};
+use super::support::{Object, Vertex, MINVAL, SIGNED_AXES};
 use crate::model::{ConvexHull, GeomType};
 
 /// Two face normals are "aligned" when their dot product is below `-FACE_TOL` (about 5.1°).
@@ -246,15 +246,7 @@ fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
         return;
     }
     let l = l / len;
-    let axes = [
-        DVec3::X,
-        DVec3::NEG_X,
-        DVec3::Y,
-        DVec3::NEG_Y,
-        DVec3::Z,
-        DVec3::NEG_Z,
-    ];
-    for (i, a) in axes.iter().enumerate() {
+    for (i, a) in SIGNED_AXES.iter().enumerate() {
         if l.dot(*a) > FACE_TOL {
             out.push(o.mat * *a, i);
             return;

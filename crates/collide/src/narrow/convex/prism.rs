@@ -25,7 +25,7 @@
 
 use glam::{DMat3, DVec3};
 
-use super::support::Object;
+use super::support::{Object, SIGNED_AXES};
 use super::{normalize, solve, usable, CcdOptions, CcdReport, ConvexGeom};
 use crate::model::GeomType;
 use crate::narrow::PreContact;
@@ -50,19 +50,10 @@ impl<'a> PrismCollider<'a> {
         let mut geom = Object::new(g.kind, g.pos, g.mat, g.size, g.hull, margin);
         // MuJoCo's six bounding-box queries: they only matter for a mesh (its warm start); a
         // primitive's support depends on the query direction alone
-        let queries = if g.kind == GeomType::Mesh { 6 } else { 0 };
-        for dir in [
-            DVec3::X,
-            DVec3::NEG_X,
-            DVec3::Y,
-            DVec3::NEG_Y,
-            DVec3::Z,
-            DVec3::NEG_Z,
-        ]
-        .into_iter()
-        .take(queries)
-        {
-            geom.support_raw(dir);
+        if g.kind == GeomType::Mesh {
+            for dir in SIGNED_AXES {
+                geom.support_raw(dir);
+            }
         }
         Some(PrismCollider {
             geom,

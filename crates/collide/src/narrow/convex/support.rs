@@ -25,6 +25,17 @@ pub(crate) const MINVAL: f64 = 1e-15;
 /// Below this many hull vertices the mesh support scans every vertex (`mjMESH_HILLCLIMB_MIN`).
 pub const HILLCLIMB_MIN: usize = 10;
 
+/// The six signed coordinate directions in MuJoCo's order (+x, −x, +y, −y, +z, −z): the box
+/// face normals and the bounding-box support queries.
+pub(crate) const SIGNED_AXES: [DVec3; 6] = [
+    DVec3::X,
+    DVec3::NEG_X,
+    DVec3::Y,
+    DVec3::NEG_Y,
+    DVec3::Z,
+    DVec3::NEG_Z,
+];
+
 /// A geom as the convex solver sees it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Object<'a> {
