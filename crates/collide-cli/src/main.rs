@@ -10,6 +10,21 @@ use collide_cli::states::{parse_states, State};
 use collide_cli::{conformance, contact_json, poses_json, DEMO_XML};
 use serde_json::json;
 
+/// `print!` that returns an error instead of panicking when standard output fails, and ends the
+/// program quietly when the reader has closed the pipe (`collide contacts … | head`).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 #[derive(Parser)]
 #[command(
     name = "collide",
@@ -97,7 +112,7 @@ enum TwoDAction {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info { model } => load(&model).map(|m| print!("{}", info_text(&m))),
+        Command::Info { model } => load(&model).and_then(|m| out!("{}", info_text(&m))),
         Command::Poses { model, states } => poses(&model, states.as_deref()),
         Command::Contacts { model, states } => contacts(&model, states.as_deref()),
         Command::Bench {
@@ -205,7 +220,7 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
     let out: Vec<_> = all_poses(&model, &states)?.iter().map(poses_json).collect();
-    println!("{}", json!({ "states": out }));
+    outln!("{}", json!({ "states": out }))?;
     Ok(())
 }
 
@@ -236,7 +251,7 @@ fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
             );
         }
     }
-    println!("{}", json!({ "states": out }));
+    outln!("{}", json!({ "states": out }))?;
     Ok(())
 }
 
@@ -270,20 +285,20 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), S
     }
     let us = t.elapsed().as_secs_f64() * 1e6 / (iters * poses.len()) as f64;
     let n = poses.len() as f64;
-    println!("model: {}", model_path.display());
-    println!(
+    outln!("model: {}", model_path.display())?;
+    outln!(
         "states: {}  iterations: {iters}  ngeom: {}",
         poses.len(),
         model.ngeom()
-    );
-    println!(
+    )?;
+    outln!(
         "per state: {:.1} body pairs, {:.1} geom pairs, {:.1} contacts, {:.1} unsupported pairs",
         stats.body_pairs as f64 / n,
         stats.geom_pairs as f64 / n,
         stats.contacts as f64 / n,
         stats.unsupported as f64 / n
-    );
-    println!("collide_us_per_state: {us:.3}");
+    )?;
+    outln!("collide_us_per_state: {us:.3}")?;
     Ok(())
 }
 
@@ -316,14 +331,14 @@ fn bench_worlds(
     }
     let secs = t.elapsed().as_secs_f64();
     let per = secs / (iters * nworld) as f64;
-    println!("model: {}", model_path.display());
-    println!(
+    outln!("model: {}", model_path.display())?;
+    outln!(
         "worlds: {nworld}  threads: {}  iterations: {iters}  contacts per world: {:.1}",
         rayon::current_num_threads(),
         stats.contacts as f64 / nworld as f64
-    );
-    println!("world_states_per_second: {:.0}", 1.0 / per);
-    println!("collide_us_per_state: {:.3}", per * 1e6);
+    )?;
+    outln!("world_states_per_second: {:.0}", 1.0 / per)?;
+    outln!("collide_us_per_state: {:.3}", per * 1e6)?;
     Ok(())
 }
 
@@ -331,9 +346,9 @@ fn demo() -> Result<(), String> {
     let t0 = Instant::now();
     let model = collide_mjcf::load_str(DEMO_XML, ".").map_err(|e| e.to_string())?;
     let compile = t0.elapsed();
-    println!("collide demo: embedded scene");
-    print!("{}", info_text(&model));
-    println!("compiled in {:.1} ms", compile.as_secs_f64() * 1e3);
+    outln!("collide demo: embedded scene")?;
+    out!("{}", info_text(&model))?;
+    outln!("compiled in {:.1} ms", compile.as_secs_f64() * 1e3)?;
 
     // a deterministic sweep of configurations around qpos0
     let mut poses = Poses::new(&model);
@@ -360,13 +375,13 @@ fn demo() -> Result<(), String> {
         }
     }
     let dt = t1.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "kinematics: {n} states in {:.1} ms ({:.3} us per state); lowest geom centre z = {lowest:.4}",
         dt * 1e3,
         dt * 1e6 / n as f64
-    );
+    )?;
     forward_kinematics(&model, &model.qpos0, None, &mut poses).map_err(|e| e.to_string())?;
-    println!("geom poses at qpos0:");
+    outln!("geom poses at qpos0:")?;
     for g in 0..model.ngeom() {
         let p = poses.geom_xpos[g];
         let name = if model.geom_name[g].is_empty() {
@@ -374,13 +389,13 @@ fn demo() -> Result<(), String> {
         } else {
             &model.geom_name[g]
         };
-        println!(
+        outln!(
             "  {g:>3} {:<9} {name:<8} ({:>8.4}, {:>8.4}, {:>8.4})",
             model.geom_type[g].name(),
             p.x,
             p.y,
             p.z
-        );
+        )?;
     }
     Ok(())
 }
@@ -392,7 +407,7 @@ fn read_text(path: &Path) -> Result<String, String> {
 fn run_2d(scene: &Path) -> Result<(), String> {
     let out = collide2d::scene::run(&read_text(scene)?)
         .map_err(|e| format!("{}: {e}", scene.display()))?;
-    println!("{out}");
+    outln!("{out}")?;
     Ok(())
 }
 
@@ -408,21 +423,32 @@ fn render_2d(scene: &Path, output: &Path, width: u32, height: u32) -> Result<(),
         collide2d::render::render_png(&parsed, width, height).map_err(|e| e.to_string())?
     };
     std::fs::write(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    println!("wrote {}", output.display());
+    outln!("wrote {}", output.display())?;
     Ok(())
 }
 
 fn conformance_report(dir: &Path) -> Result<(), String> {
     let reports = conformance::check_corpus(dir)?;
-    println!("== model compiler and kinematics");
-    print!("{}", conformance::format_table(&reports));
-    println!("\n== analytic contacts");
-    print!("{}", conformance::format_contact_table(&reports));
-    println!("\n== convex pairs (criteria: found >= 99.5%, extra <= 0.5%, dist 1e-6, normal 1e-3 rad, counts >= 90%)");
-    print!("{}", conformance::format_convex_table(&reports));
+    outln!("== model compiler and kinematics")?;
+    out!("{}", conformance::format_table(&reports))?;
+    outln!("\n== analytic contacts")?;
+    out!("{}", conformance::format_contact_table(&reports))?;
+    outln!("\n== convex pairs (criteria: found >= 99.5%, extra <= 0.5%, dist 1e-6, normal 1e-3 rad, counts >= 90%)")?;
+    out!("{}", conformance::format_convex_table(&reports))?;
     if reports.iter().all(|r| r.passed() && r.contacts.passed()) {
         Ok(())
     } else {
         Err("some models do not match MuJoCo".into())
+    }
+}
+
+/// Writes to standard output; a closed pipe ends the program quietly with success, as Unix tools
+/// do, any other failure is an error.
+fn write_stdout(args: std::fmt::Arguments) -> Result<(), String> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_fmt(args) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(format!("cannot write to standard output: {e}")),
     }
 }

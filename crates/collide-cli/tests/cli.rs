@@ -220,3 +220,23 @@ fn two_d_bad_scene_names_the_field() {
     assert!(err.contains("shapes[0]"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn closed_stdout_pipe_ends_quietly_instead_of_panicking() {
+    use std::process::Stdio;
+    // a reader that goes away before the output is written, as in `collide contacts … | head`
+    let mut child = collide()
+        .arg("contacts")
+        .arg(conformance().join("corpus/scenes/mesh_pile_100.xml"))
+        .arg("--states")
+        .arg(conformance().join("states/scenes__mesh_pile_100.json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{:?} {stderr}", out.status);
+}
