@@ -17,7 +17,7 @@ else
 fi
 
 echo "== build"
-cargo build --release -p collide-cli --quiet
+cargo build --profile dist -p collide-cli --quiet   # see [profile.dist] in Cargo.toml
 cargo bench -p collide --no-run --quiet
 
 echo "== machine"

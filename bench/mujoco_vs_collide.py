@@ -146,7 +146,7 @@ def main():
     args = ap.parse_args()
     names = args.names or DEFAULT
     corpus = {e["name"]: e for e in json.loads((CONF / "corpus.json").read_text())["models"]}
-    exe = ROOT / "target" / "release" / "collide"
+    exe = ROOT / "target" / "dist" / "collide"  # built by bench/run.sh and bench/all.sh
     timer = build_timer()
     how = "C (mj_collision_timer)" if timer else "Python"
     print(f"mujoco {mujoco.__version__} timed from {how}; one thread; best of {args.repeat}; "

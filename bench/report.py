@@ -146,7 +146,8 @@ def sec_mujoco(mj):
     txt += (f"\n\nGeometric mean of the ratios: **{mj['geomean_ratio']:.2f}** over "
             f"{len(mj['rows'])} scenes; slowest relative to MuJoCo: `{worst['scene']}` "
             f"({worst['ratio']:.2f}). Times are per state (µs), best of {mj['repeat']} "
-            f"alternating runs, one thread.\n\n![collide vs MuJoCo](bench/mujoco_vs_collide.svg)")
+            f"alternating runs, one thread; `collide` built with the `dist` profile (fat LTO), "
+            f"MuJoCo from its PyPI wheel.\n\n![collide vs MuJoCo](bench/mujoco_vs_collide.svg)")
     loglog_svg(ROOT / "bench" / "mujoco_vs_collide.svg",
                "mj_collision vs collide bench, per state", "geoms in the scene",
                "µs per state",

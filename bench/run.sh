@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash conformance/run.sh --help > /dev/null   # creates conformance/.venv with mujoco==4.0.0
-cargo build --release --quiet
+cargo build --profile dist -p collide-cli --quiet   # see [profile.dist] in Cargo.toml
 conformance/.venv/bin/python bench/mujoco_vs_collide.py "$@"

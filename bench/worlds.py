@@ -41,7 +41,7 @@ def main():
     corpus = {e["name"]: e for e in json.loads((CONF / "corpus.json").read_text())["models"]}
     path = CONF / corpus[args.model]["path"]
     states = CONF / "states" / (args.model.replace("/", "__") + ".json")
-    exe = ROOT / "target" / "release" / "collide"
+    exe = ROOT / "target" / "dist" / "collide"  # built by bench/run.sh and bench/all.sh
     best = {}
     for _ in range(args.repeat):
         for t in (1, 2):
