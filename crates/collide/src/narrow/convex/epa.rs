@@ -20,7 +20,7 @@
 
 use glam::DVec3;
 
-use super::gjk::{project_origin_plane, tri_affine};
+use super::gjk::tri_affine;
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
 /// Most EPA expansions: `ccd_iterations` is capped at this value (MuJoCo has no cap; the
@@ -54,11 +54,12 @@ pub enum EpaStatus {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Face {
-    verts: [u16; 3],
-    adj: [u16; 3],
     /// Projection of the origin on the face's plane (pointing away from the polytope centre).
     v: DVec3,
+    /// `v · v`, the squared distance of the face's plane from the origin.
     dist2: f64,
+    verts: [u16; 3],
+    adj: [u16; 3],
     /// Slot in the map; -1 not in the map, -2 deleted.
     index: i32,
 }
@@ -66,10 +67,15 @@ struct Face {
 /// The expanding polytope and its scratch space.
 pub(crate) struct Polytope {
     verts: [Vertex; MAX_VERTS],
+    /// `verts[i].vert`, packed for the face projections.
+    pts: [DVec3; MAX_VERTS],
     nverts: usize,
     faces: [Face; MAX_FACES],
     nfaces: usize,
+    /// Faces that may still be expanded, in MuJoCo's order (ties go to the first).
     map: [u16; MAX_FACES],
+    /// `faces[map[i]].dist2`, packed for the search of the closest face.
+    map_dist2: [f64; MAX_FACES],
     nmap: usize,
     center: DVec3,
     h_index: [u16; MAX_FACES],
@@ -104,10 +110,12 @@ impl Polytope {
     pub fn new() -> Self {
         Polytope {
             verts: [Vertex::default(); MAX_VERTS],
+            pts: [DVec3::ZERO; MAX_VERTS],
             nverts: 0,
             faces: [Face::default(); MAX_FACES],
             nfaces: 0,
             map: [0; MAX_FACES],
+            map_dist2: [0.0; MAX_FACES],
             nmap: 0,
             center: DVec3::ZERO,
             h_index: [0; MAX_FACES],
@@ -131,6 +139,7 @@ impl Polytope {
             return self.nverts - 1;
         }
         self.verts[self.nverts] = v;
+        self.pts[self.nverts] = v.vert;
         self.nverts += 1;
         self.nverts - 1
     }
@@ -141,30 +150,40 @@ impl Polytope {
         self.insert_vertex(v)
     }
 
-    /// Attaches a face; returns its squared distance to the origin (0 if degenerate).
-    fn attach(&mut self, v1: usize, v2: usize, v3: usize, a1: usize, a2: usize, a3: usize) -> f64 {
+    /// Attaches the face `(v1, v2, v3)` with neighbours `(a1, a2, a3)` across its edges
+    /// `(v1, v2)`, `(v2, v3)`, `(v3, v1)`; returns its squared distance to the origin (0 if
+    /// degenerate). `outward` is `pts[v1] - center`: the face's projection of the origin is
+    /// turned to point along it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn attach(
+        &mut self,
+        v1: usize,
+        v2: usize,
+        v3: usize,
+        a1: usize,
+        a2: usize,
+        a3: usize,
+        outward: DVec3,
+    ) -> f64 {
         if self.nfaces >= MAX_FACES {
             self.overflow = true;
             return 0.0;
         }
         let fi = self.nfaces;
         self.nfaces += 1;
+        let (p1, p2, p3) = (self.pts[v1], self.pts[v2], self.pts[v3]);
         let face = &mut self.faces[fi];
         face.verts = [v1 as u16, v2 as u16, v3 as u16];
         face.adj = [a1 as u16, a2 as u16, a3 as u16];
         face.index = -1;
         face.dist2 = 0.0;
-        let Some(mut v) = project_origin_plane(
-            self.verts[v3].vert,
-            self.verts[v2].vert,
-            self.verts[v1].vert,
-        ) else {
+        let Some(mut v) = project_origin(p3, p2, p1) else {
             return 0.0;
         };
         if !v.is_finite() {
             return 0.0;
         }
-        let outward = self.verts[v1].vert - self.center;
         if v.dot(outward) < 0.0 {
             v = -v;
         }
@@ -173,13 +192,21 @@ impl Polytope {
         face.dist2
     }
 
+    /// [`Polytope::attach`] for a face of the initial polytope (`f`: vertices, then neighbours).
+    fn attach_initial(&mut self, f: [usize; 6]) -> f64 {
+        let outward = self.pts[f[0]] - self.center;
+        self.attach(f[0], f[1], f[2], f[3], f[4], f[5], outward)
+    }
+
     fn add_to_map(&mut self, fi: usize) {
         let i = self.nmap;
         self.map[i] = fi as u16;
+        self.map_dist2[i] = self.faces[fi].dist2;
         self.faces[fi].index = i as i32;
         self.nmap += 1;
     }
 
+    #[inline(always)]
     fn delete_face(&mut self, fi: usize) {
         let idx = self.faces[fi].index;
         if idx >= 0 {
@@ -187,11 +214,13 @@ impl Polytope {
             self.nmap -= 1;
             let last = self.map[self.nmap] as usize;
             self.map[idx] = last as u16;
+            self.map_dist2[idx] = self.map_dist2[self.nmap];
             self.faces[last].index = idx as i32;
         }
         self.faces[fi].index = -2;
     }
 
+    #[inline(always)]
     fn add_edge(&mut self, fi: usize, edge: usize) {
         if self.nedges >= MAX_FACES {
             self.overflow = true;
@@ -202,6 +231,7 @@ impl Polytope {
         self.nedges += 1;
     }
 
+    #[inline(always)]
     fn edge_of(&self, fi: usize, vertex: u16) -> usize {
         let f = &self.faces[fi];
         if f.verts[0] == vertex {
@@ -253,6 +283,7 @@ impl Polytope {
     fn map_all(&mut self, n: usize) {
         for i in 0..n {
             self.map[i] = i as u16;
+            self.map_dist2[i] = self.faces[i].dist2;
             self.faces[i].index = i as i32;
         }
         self.nmap = n;
@@ -296,7 +327,7 @@ impl Polytope {
             [v2i, v5i, v4i, 4, 2, 3],
         ];
         for f in faces {
-            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+            if self.attach_initial(f) < MINDIST {
                 let t = [
                     self.verts[f[0]],
                     self.verts[f[1]],
@@ -370,6 +401,7 @@ impl Polytope {
             trial[k] = w.vert;
             if clear(ring_volumes(p1, p2, trial)) {
                 self.verts[ring[k]] = w;
+                self.pts[ring[k]] = w.vert;
                 return;
             }
         }
@@ -397,7 +429,7 @@ impl Polytope {
         let faces = triangle_bipyramid([v1i, v2i, v3i], v5i, v4i, [v1, v2, v3], p5, p4);
         for (i, f) in faces.iter().enumerate() {
             let adj = initial_adjacency(&faces, i);
-            if self.attach(f[0], f[1], f[2], adj[0], adj[1], adj[2]) < MINDIST {
+            if self.attach_initial([f[0], f[1], f[2], adj[0], adj[1], adj[2]]) < MINDIST {
                 return EpaStatus::P3OriginOnFace;
             }
         }
@@ -419,7 +451,7 @@ impl Polytope {
             [v4, v3, v2, 2, 0, 1],
         ];
         for f in faces {
-            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+            if self.attach_initial(f) < MINDIST {
                 let t = [
                     self.verts[f[0]],
                     self.verts[f[1]],
@@ -487,12 +519,15 @@ pub(crate) fn epa(
     while k < kmax {
         let pface = face;
         let mut lower2 = f64::MAX;
-        for i in 0..pt.nmap {
-            let fi = pt.map[i] as usize;
-            if pt.faces[fi].dist2 < lower2 {
-                face = Some(fi);
-                lower2 = pt.faces[fi].dist2;
+        let mut slot = None;
+        for (i, &d2) in pt.map_dist2[..pt.nmap].iter().enumerate() {
+            if d2 < lower2 {
+                slot = Some(i);
+                lower2 = d2;
             }
+        }
+        if let Some(i) = slot {
+            face = Some(pt.map[i] as usize);
         }
         let Some(fi) = face else {
             converged = true;
@@ -544,6 +579,7 @@ pub(crate) fn epa(
         }
         let nfaces = pt.nfaces;
         let nedges = pt.nedges;
+        let outward = w_vert - pt.center;
         // MuJoCo budgets 6 faces per iteration; out of room, it keeps the best face so far
         if nedges > max_faces.saturating_sub(pt.nfaces) {
             break;
@@ -558,7 +594,7 @@ pub(crate) fn epa(
             let v1 = hv[h_edge] as usize;
             let v2 = hv[(h_edge + 1) % 3] as usize;
             pt.faces[h_index].adj[h_edge] = cur as u16;
-            let dist2 = pt.attach(wi, v2, v1, prev, h_index, next);
+            let dist2 = pt.attach(wi, v2, v1, prev, h_index, next, outward);
             if dist2 == 0.0 {
                 face = None;
                 break;
@@ -594,6 +630,40 @@ pub(crate) fn epa(
         }
     }
     res
+}
+
+/// The origin's projection on the plane through `v1`, `v2`, `v3`, `None` if they are collinear:
+/// `gjk::project_origin_plane` with the same arithmetic, inlined into the face construction.
+#[inline(always)]
+fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
+    let d21 = v2 - v1;
+    let d31 = v3 - v1;
+    let d32 = v3 - v2;
+    let n = d32.cross(d21);
+    let nv = n.dot(v2);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    if nv != 0.0 && nn > MINVAL {
+        return Some(n * (nv / nn));
+    }
+    let n = d21.cross(d31);
+    let nv = n.dot(v1);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    if nv != 0.0 && nn > MINVAL {
+        return Some(n * (nv / nn));
+    }
+    let n = d31.cross(d32);
+    let nv = n.dot(v3);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    Some(n * (nv / nn))
 }
 
 /// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the
