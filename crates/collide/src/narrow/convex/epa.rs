@@ -29,6 +29,8 @@ pub const MAX_EPA_ITERATIONS: usize = 100;
 const MAX_VERTS: usize = MAX_EPA_ITERATIONS + 6;
 const MAX_FACES: usize = 6 * MAX_EPA_ITERATIONS;
 const MINDIST: f64 = MINVAL * MINVAL;
+/// `i % 3` for `i < 5`.
+const MOD3: [usize; 5] = [0, 1, 2, 0, 1];
 
 /// Why EPA could not run (MuJoCo's `mjEPAStatus`); `Ok` when it did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,6 +84,8 @@ pub(crate) struct Polytope {
     h_edge: [u8; MAX_FACES],
     nedges: usize,
     h_w: DVec3,
+    /// Depth-first search of the horizon: face, edge entered through, edges followed.
+    stack: [(u16, u8, u8); MAX_FACES],
     overflow: bool,
 }
 
@@ -122,6 +126,7 @@ impl Polytope {
             h_edge: [0; MAX_FACES],
             nedges: 0,
             h_w: DVec3::ZERO,
+            stack: [(0, 0, 0); MAX_FACES],
             overflow: false,
         }
     }
@@ -243,26 +248,50 @@ impl Polytope {
         }
     }
 
-    /// Deletes the faces visible from `h_w` reachable from `fi` (entered through edge `e`);
-    /// returns whether `fi` is visible.
-    fn horizon_rec(&mut self, fi: usize, e: usize) -> bool {
+    /// Is face `fi` visible from the new support point `h_w`?
+    #[inline(always)]
+    fn visible(&self, fi: usize) -> bool {
         let face = &self.faces[fi];
-        if face.v.dot(self.h_w) - face.dist2 > MINVAL {
-            let (fadj, fverts) = (face.adj, face.verts);
-            self.delete_face(fi);
-            for k in 1..3 {
-                let i = (e + k) % 3;
-                let adj = fadj[i] as usize;
-                if adj < self.nfaces && self.faces[adj].index > -2 {
-                    let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
-                    if !self.horizon_rec(adj, adj_edge) {
-                        self.add_edge(adj, adj_edge);
-                    }
+        face.v.dot(self.h_w) - face.dist2 > MINVAL
+    }
+
+    /// Deletes the faces visible from `h_w` reachable from `fi` (entered through its edge `e`),
+    /// depth first, and records the horizon edges met on the way, in the order of MuJoCo's
+    /// recursion: a visible face is deleted, then its two other edges are followed in turn
+    /// (`e + 1`, then `e + 2`), each to its end before the next; an edge into a live face that is
+    /// not visible is a horizon edge.
+    fn horizon_from(&mut self, fi: usize, e: usize) {
+        if !self.visible(fi) {
+            self.add_edge(fi, e);
+            return;
+        }
+        self.delete_face(fi);
+        // frames: face, edge it was entered through, edges followed so far (1 or 2 when live)
+        self.stack[0] = (fi as u16, e as u8, 1);
+        let mut depth = 1;
+        while depth > 0 {
+            let (f, e, k) = self.stack[depth - 1];
+            if k == 3 {
+                depth -= 1;
+                continue;
+            }
+            self.stack[depth - 1].2 = k + 1;
+            let i = MOD3[(e + k) as usize];
+            let face = &self.faces[f as usize];
+            let adj = face.adj[i] as usize;
+            let vertex = face.verts[MOD3[i + 1]];
+            if adj < self.nfaces && self.faces[adj].index > -2 {
+                let adj_edge = self.edge_of(adj, vertex);
+                if self.visible(adj) {
+                    self.delete_face(adj);
+                    // each frame holds a different deleted face: depth < nfaces <= MAX_FACES
+                    self.stack[depth] = (adj as u16, adj_edge as u8, 1);
+                    depth += 1;
+                } else {
+                    self.add_edge(adj, adj_edge);
                 }
             }
-            return true;
         }
-        false
     }
 
     fn horizon(&mut self, fi: usize) {
@@ -274,8 +303,8 @@ impl Polytope {
                 continue;
             }
             let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
-            if (i == 0 || self.faces[adj].index > -2) && !self.horizon_rec(adj, adj_edge) {
-                self.add_edge(adj, adj_edge);
+            if i == 0 || self.faces[adj].index > -2 {
+                self.horizon_from(adj, adj_edge);
             }
         }
     }
