@@ -574,9 +574,11 @@ struct Scratch {
     clip: ClipScratch,
 }
 
-/// Working memory of [`polygon_clip`]: side-plane normals and the two ping-pong polygons.
+/// Working memory of [`polygon_clip`]: side-plane normals, the vertices' distances to the
+/// current plane and the two ping-pong polygons.
 struct ClipScratch {
     pn: [DVec3; MAX_POLYVERT],
+    dist: [f64; MAX_CLIP],
     buf_a: [DVec3; MAX_CLIP],
     buf_b: [DVec3; MAX_CLIP],
 }
@@ -591,6 +593,7 @@ impl Scratch {
             edges: Edges::new(),
             clip: ClipScratch {
                 pn: [DVec3::ZERO; MAX_POLYVERT],
+                dist: [0.0; MAX_CLIP],
                 buf_a: [DVec3::ZERO; MAX_CLIP],
                 buf_b: [DVec3::ZERO; MAX_CLIP],
             },
@@ -717,7 +720,12 @@ fn polygon_clip(
         return 0;
     }
     // side planes: unit inward normals
-    let ClipScratch { pn, buf_a, buf_b } = cs;
+    let ClipScratch {
+        pn,
+        dist,
+        buf_a,
+        buf_b,
+    } = cs;
     let pn = &mut pn[..nref.min(MAX_POLYVERT)];
     for (i, s) in pn.iter_mut().enumerate() {
         let a = c.reference[i];
@@ -728,42 +736,42 @@ fn polygon_clip(
     let mut npoly = c.incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
     let (mut poly, mut clipped) = (buf_a, buf_b);
+    // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a side plane that keeps every
+    // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
+    // of copying the polygon
+    let mut rot = 0;
 
     for (&a, &s) in c.reference.iter().zip(pn.iter()) {
+        if npoly == 0 {
+            break;
+        }
+        let dist = &mut dist[..npoly];
+        let mut all_in = true;
+        for (d, p) in dist.iter_mut().zip(poly.iter()) {
+            *d = (*p - a).dot(s);
+            all_in &= *d > -MINVAL;
+        }
+        if all_in {
+            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
+            continue;
+        }
+        // the edges in polygon order: from `rot` to the end, the closing edge, then up to `rot`
         let mut nclip = 0usize;
-        for i in 0..npoly {
-            let p = poly[i];
-            let q = if i + 1 < npoly { poly[i + 1] } else { poly[0] };
-            let dp = (p - a).dot(s);
-            let dq = (q - a).dot(s);
-            let in1 = dp > -MINVAL;
-            let in2 = dq > -MINVAL;
-            if !in1 && !in2 {
-                continue;
-            }
-            if in1 && in2 {
-                if nclip < MAX_CLIP {
-                    clipped[nclip] = q;
-                    nclip += 1;
-                }
-                continue;
-            }
-            let den = dp - dq;
-            if den != 0.0 {
-                let t = dp / den;
-                if (0.0..=1.0).contains(&t) && nclip < MAX_CLIP {
-                    clipped[nclip] = p + (q - p) * t;
-                    nclip += 1;
-                }
-            }
-            if in2 && nclip < MAX_CLIP {
-                clipped[nclip] = q;
-                nclip += 1;
-            }
+        let last = npoly - 1;
+        let mut edge =
+            |i: usize, j: usize| clip_edge(poly[i], poly[j], dist[i], dist[j], clipped, &mut nclip);
+        for i in rot..last {
+            edge(i, i + 1);
+        }
+        edge(last, 0);
+        for i in 0..rot {
+            edge(i, i + 1);
         }
         std::mem::swap(&mut poly, &mut clipped);
         npoly = nclip;
+        rot = 0;
     }
+    poly[..npoly].rotate_left(rot);
 
     // keep the points within the two inflations of the reference plane (no depth limit)
     let p0 = c.reference[0];
@@ -845,6 +853,37 @@ fn polygon_clip(
         k += 1;
     }
     k
+}
+
+/// Clips the edge `pq` of a polygon by a side plane, `dp` and `dq` the signed distances of its
+/// ends (inside: `> -MINVAL`), appending to `out[..*n]` what it keeps: the crossing point, then
+/// `q` if inside.
+#[inline(always)]
+fn clip_edge(p: DVec3, q: DVec3, dp: f64, dq: f64, out: &mut [DVec3; MAX_CLIP], n: &mut usize) {
+    let in1 = dp > -MINVAL;
+    let in2 = dq > -MINVAL;
+    if !in1 && !in2 {
+        return;
+    }
+    if in1 && in2 {
+        if *n < MAX_CLIP {
+            out[*n] = q;
+            *n += 1;
+        }
+        return;
+    }
+    let den = dp - dq;
+    if den != 0.0 {
+        let t = dp / den;
+        if (0.0..=1.0).contains(&t) && *n < MAX_CLIP {
+            out[*n] = p + (q - p) * t;
+            *n += 1;
+        }
+    }
+    if in2 && *n < MAX_CLIP {
+        out[*n] = q;
+        *n += 1;
+    }
 }
 
 /// Area of the quadrilateral `abcd` (half the cross product of its diagonals).
