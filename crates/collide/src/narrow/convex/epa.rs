@@ -178,23 +178,23 @@ impl Polytope {
         let fi = self.nfaces;
         self.nfaces += 1;
         let (p1, p2, p3) = (self.pts[v1], self.pts[v2], self.pts[v3]);
-        let face = &mut self.faces[fi];
-        face.verts = [v1 as u16, v2 as u16, v3 as u16];
-        face.adj = [a1 as u16, a2 as u16, a3 as u16];
-        face.index = -1;
-        face.dist2 = 0.0;
-        let Some(mut v) = project_origin(p3, p2, p1) else {
-            return 0.0;
+        // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
+        let (v, dist2) = match project_origin(p3, p2, p1) {
+            // `0 x` is ±0 for a finite `x` and NaN otherwise
+            Some(v) if (v * 0.0).element_sum() == 0.0 => {
+                let v = if v.dot(outward) < 0.0 { -v } else { v };
+                (v, v.dot(v))
+            }
+            _ => (DVec3::ZERO, 0.0),
         };
-        if !v.is_finite() {
-            return 0.0;
-        }
-        if v.dot(outward) < 0.0 {
-            v = -v;
-        }
-        face.v = v;
-        face.dist2 = v.dot(v);
-        face.dist2
+        self.faces[fi] = Face {
+            v,
+            dist2,
+            verts: [v1 as u16, v2 as u16, v3 as u16],
+            adj: [a1 as u16, a2 as u16, a3 as u16],
+            index: -1,
+        };
+        dist2
     }
 
     /// [`Polytope::attach`] for a face of the initial polytope (`f`: vertices, then neighbours).
