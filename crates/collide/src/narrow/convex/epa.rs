@@ -84,8 +84,8 @@ pub(crate) struct Polytope {
     h_edge: [u8; MAX_FACES],
     nedges: usize,
     h_w: DVec3,
-    /// Depth-first search of the horizon: face, edge entered through, edges followed.
-    stack: [(u16, u8, u8); MAX_FACES],
+    /// Depth-first search of the horizon: edges still to follow (face, edge).
+    stack: [(u16, u8); 2 * MAX_FACES],
     overflow: bool,
 }
 
@@ -126,7 +126,7 @@ impl Polytope {
             h_edge: [0; MAX_FACES],
             nedges: 0,
             h_w: DVec3::ZERO,
-            stack: [(0, 0, 0); MAX_FACES],
+            stack: [(0, 0); 2 * MAX_FACES],
             overflow: false,
         }
     }
@@ -238,14 +238,10 @@ impl Polytope {
 
     #[inline(always)]
     fn edge_of(&self, fi: usize, vertex: u16) -> usize {
+        // 0 if the first vertex matches, else 1 if the second does, else 2 (without branches)
         let f = &self.faces[fi];
-        if f.verts[0] == vertex {
-            0
-        } else if f.verts[1] == vertex {
-            1
-        } else {
-            2
-        }
+        let (is0, is1) = (f.verts[0] == vertex, f.verts[1] == vertex);
+        (1 - is0 as usize) * (2 - is1 as usize)
     }
 
     /// Is face `fi` visible from the new support point `h_w`?
@@ -266,27 +262,26 @@ impl Polytope {
             return;
         }
         self.delete_face(fi);
-        // frames: face, edge it was entered through, edges followed so far (1 or 2 when live)
-        self.stack[0] = (fi as u16, e as u8, 1);
-        let mut depth = 1;
-        while depth > 0 {
-            let (f, e, k) = self.stack[depth - 1];
-            if k == 3 {
-                depth -= 1;
-                continue;
-            }
-            self.stack[depth - 1].2 = k + 1;
-            let i = MOD3[(e + k) as usize];
+        // edges still to follow (face, edge), the next on top: a deleted face's two other
+        // edges go on in reverse order, so that everything beyond `e + 1` is done before `e + 2`
+        self.stack[0] = (fi as u16, MOD3[e + 2] as u8);
+        self.stack[1] = (fi as u16, MOD3[e + 1] as u8);
+        let mut n = 2;
+        while n > 0 {
+            n -= 1;
+            let (f, i) = self.stack[n];
             let face = &self.faces[f as usize];
+            let i = i as usize;
             let adj = face.adj[i] as usize;
             let vertex = face.verts[MOD3[i + 1]];
             if adj < self.nfaces && self.faces[adj].index > -2 {
                 let adj_edge = self.edge_of(adj, vertex);
                 if self.visible(adj) {
                     self.delete_face(adj);
-                    // each frame holds a different deleted face: depth < nfaces <= MAX_FACES
-                    self.stack[depth] = (adj as u16, adj_edge as u8, 1);
-                    depth += 1;
+                    // each deleted face adds two entries: n + 2 <= 2 nfaces <= 2 MAX_FACES
+                    self.stack[n] = (adj as u16, MOD3[adj_edge + 2] as u8);
+                    self.stack[n + 1] = (adj as u16, MOD3[adj_edge + 1] as u8);
+                    n += 2;
                 } else {
                     self.add_edge(adj, adj_edge);
                 }
