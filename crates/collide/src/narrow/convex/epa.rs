@@ -182,8 +182,9 @@ impl Polytope {
         let (v, dist2) = match project_origin(p3, p2, p1) {
             // `0 x` is ±0 for a finite `x` and NaN otherwise
             Some(v) if (v * 0.0).element_sum() == 0.0 => {
-                let v = if v.dot(outward) < 0.0 { -v } else { v };
-                (v, v.dot(v))
+                // `v · v` is the same for `-v`
+                let dist2 = v.dot(v);
+                (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
             }
             _ => (DVec3::ZERO, 0.0),
         };
@@ -660,18 +661,23 @@ pub(crate) fn epa(
 /// `gjk::project_origin_plane` with the same arithmetic, inlined into the face construction.
 #[inline(always)]
 fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    let d21 = v2 - v1;
-    let d31 = v3 - v1;
-    let d32 = v3 - v2;
-    let n = d32.cross(d21);
-    let nv = n.dot(v2);
-    let nn = n.dot(n);
+    // the common case, `n = (v3 - v2) × (v2 - v1)`, written out in scalars (the same operations
+    // as `DVec3::cross` and `DVec3::dot`, which keeps the compiler from shuffling lanes)
+    let (ax, ay, az) = (v3.x - v2.x, v3.y - v2.y, v3.z - v2.z);
+    let (bx, by, bz) = (v2.x - v1.x, v2.y - v1.y, v2.z - v1.z);
+    let (nx, ny, nz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
+    let nv = (nx * v2.x) + (ny * v2.y) + (nz * v2.z);
+    let nn = (nx * nx) + (ny * ny) + (nz * nz);
     if nn == 0.0 {
         return None;
     }
+    let s = nv / nn;
     if nv != 0.0 && nn > MINVAL {
-        return Some(n * (nv / nn));
+        return Some(DVec3::new(nx * s, ny * s, nz * s));
     }
+    let d21 = v2 - v1;
+    let d31 = v3 - v1;
+    let d32 = v3 - v2;
     let n = d21.cross(d31);
     let nv = n.dot(v1);
     let nn = n.dot(n);
