@@ -615,10 +615,10 @@ pub(crate) fn epa(
             let next = if i + 1 == nedges { nfaces } else { cur + 1 };
             let h_index = pt.h_index[i] as usize;
             let h_edge = pt.h_edge[i] as usize;
-            let hv = pt.faces[h_index].verts;
-            let v1 = hv[h_edge] as usize;
-            let v2 = hv[(h_edge + 1) % 3] as usize;
-            pt.faces[h_index].adj[h_edge] = cur as u16;
+            let hface = &mut pt.faces[h_index];
+            let v1 = hface.verts[h_edge] as usize;
+            let v2 = hface.verts[MOD3[h_edge + 1]] as usize;
+            hface.adj[h_edge] = cur as u16;
             let dist2 = pt.attach(wi, v2, v1, prev, h_index, next, outward);
             if dist2 == 0.0 {
                 face = None;
@@ -675,6 +675,14 @@ fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
     if nv != 0.0 && nn > MINVAL {
         return Some(DVec3::new(nx * s, ny * s, nz * s));
     }
+    project_origin_other_normals(v1, v2, v3)
+}
+
+/// [`project_origin`] when the first normal is too short or orthogonal to the points: the
+/// normals through the other two vertices (kept out of line, it is rare).
+#[cold]
+#[inline(never)]
+fn project_origin_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
     let d21 = v2 - v1;
     let d31 = v3 - v1;
     let d32 = v3 - v2;
