@@ -191,10 +191,11 @@ impl Edges {
 /// for a (near) zero vector.
 pub(crate) fn normalize(v: DVec3) -> DVec3 {
     let n = v.length();
-    if n.is_nan() || n < MINVAL || !n.is_finite() {
-        DVec3::X
-    } else {
+    // fails for NaN too
+    if (MINVAL..f64::INFINITY).contains(&n) {
         v * (1.0 / n)
+    } else {
+        DVec3::X
     }
 }
 
