@@ -734,45 +734,8 @@ fn polygon_clip(
         *s = normalize((b - a).cross((a + c.normal) - a));
     }
 
-    let mut npoly = c.incident.len().min(MAX_CLIP);
-    buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
-    let (mut poly, mut clipped) = (buf_a, buf_b);
-    // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a side plane that keeps every
-    // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
-    // of copying the polygon
-    let mut rot = 0;
-
-    for (&a, &s) in c.reference.iter().zip(pn.iter()) {
-        if npoly == 0 {
-            break;
-        }
-        let dist = &mut dist[..npoly];
-        let mut all_in = true;
-        for (d, p) in dist.iter_mut().zip(poly.iter()) {
-            *d = (*p - a).dot(s);
-            all_in &= *d > -MINVAL;
-        }
-        if all_in {
-            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
-            continue;
-        }
-        // the edges in polygon order: from `rot` to the end, the closing edge, then up to `rot`
-        let mut nclip = 0usize;
-        let last = npoly - 1;
-        let mut edge =
-            |i: usize, j: usize| clip_edge(poly[i], poly[j], dist[i], dist[j], clipped, &mut nclip);
-        for i in rot..last {
-            edge(i, i + 1);
-        }
-        edge(last, 0);
-        for i in 0..rot {
-            edge(i, i + 1);
-        }
-        std::mem::swap(&mut poly, &mut clipped);
-        npoly = nclip;
-        rot = 0;
-    }
-    poly[..npoly].rotate_left(rot);
+    let poly = clip_by_planes(c.reference, pn, c.incident, dist, buf_a, buf_b);
+    let npoly = poly.len();
 
     // keep the points within the two inflations of the reference plane (no depth limit)
     let p0 = c.reference[0];
@@ -854,6 +817,62 @@ fn polygon_clip(
         k += 1;
     }
     k
+}
+
+/// Sutherland–Hodgman: clips the polygon (or edge) `incident` by the planes through
+/// `points[i]` with inward normals `normals[i]`, in order, and returns what is left (in
+/// `buf_a` or `buf_b`). An edge `pq` keeps the crossing point `p + t (q - p)`,
+/// `t = dp / (dp - dq)`, then `q` if inside (signed distance `> -MINVAL`); at most [`MAX_CLIP`]
+/// points are kept.
+fn clip_by_planes<'a>(
+    points: &[DVec3],
+    normals: &[DVec3],
+    incident: &[DVec3],
+    dist: &mut [f64; MAX_CLIP],
+    buf_a: &'a mut [DVec3; MAX_CLIP],
+    buf_b: &'a mut [DVec3; MAX_CLIP],
+) -> &'a mut [DVec3] {
+    let mut npoly = incident.len().min(MAX_CLIP);
+    buf_a[..npoly].copy_from_slice(&incident[..npoly]);
+    let (mut poly, mut clipped) = (buf_a, buf_b);
+    // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a plane that keeps every
+    // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
+    // of copying the polygon
+    let mut rot = 0;
+
+    for (&a, &s) in points.iter().zip(normals) {
+        if npoly == 0 {
+            break;
+        }
+        let dist = &mut dist[..npoly];
+        let mut all_in = true;
+        for (d, p) in dist.iter_mut().zip(poly.iter()) {
+            *d = (*p - a).dot(s);
+            all_in &= *d > -MINVAL;
+        }
+        if all_in {
+            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
+            continue;
+        }
+        // the edges in polygon order: from `rot` to the end, the closing edge, then up to `rot`
+        let mut nclip = 0usize;
+        let last = npoly - 1;
+        let mut edge =
+            |i: usize, j: usize| clip_edge(poly[i], poly[j], dist[i], dist[j], clipped, &mut nclip);
+        for i in rot..last {
+            edge(i, i + 1);
+        }
+        edge(last, 0);
+        for i in 0..rot {
+            edge(i, i + 1);
+        }
+        std::mem::swap(&mut poly, &mut clipped);
+        npoly = nclip;
+        rot = 0;
+    }
+    let poly = &mut poly[..npoly];
+    poly.rotate_left(rot);
+    poly
 }
 
 /// Clips the edge `pq` of a polygon by a side plane, `dp` and `dq` the signed distances of its
@@ -959,6 +978,104 @@ mod tests {
                 ps
             })
             .collect()
+    }
+
+    /// Sutherland–Hodgman as written before the distances were shared between edges and the
+    /// all-inside planes became rotations: every edge `pq` in order from vertex 0.
+    fn clip_edge_by_edge(points: &[DVec3], normals: &[DVec3], incident: &[DVec3]) -> Vec<DVec3> {
+        let mut poly = incident.to_vec();
+        for (&a, &s) in points.iter().zip(normals) {
+            let mut clipped = Vec::new();
+            for i in 0..poly.len() {
+                let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+                let (dp, dq) = ((p - a).dot(s), (q - a).dot(s));
+                let (in1, in2) = (dp > -MINVAL, dq > -MINVAL);
+                if in1 && in2 {
+                    clipped.push(q);
+                } else if in1 || in2 {
+                    let t = dp / (dp - dq);
+                    if dp != dq && (0.0..=1.0).contains(&t) {
+                        clipped.push(p + (q - p) * t);
+                    }
+                    if in2 {
+                        clipped.push(q);
+                    }
+                }
+            }
+            poly = clipped;
+        }
+        poly
+    }
+
+    fn bits(v: &[DVec3]) -> Vec<[u64; 3]> {
+        v.iter().map(|p| p.to_array().map(f64::to_bits)).collect()
+    }
+
+    #[test]
+    fn clip_by_planes_matches_edge_by_edge_clipping() {
+        // reference polygons: a tilted square and a 16-gon (cylinder cap) in the plane z = 0.1,
+        // side planes with inward normals as `polygon_clip` builds them
+        let square: Vec<DVec3> = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(x, y)| DVec3::new(x + 0.1 * y, y - 0.1 * x, 0.1))
+            .collect();
+        let cap: Vec<DVec3> = (0..CYL_N)
+            .map(|i| DVec3::new(0.7 * COS16[i], -0.7 * SIN16[i], 0.1))
+            .collect();
+        let ngon = |n: usize, r: f64, c: DVec3| -> Vec<DVec3> {
+            (0..n)
+                .map(|i| {
+                    let a = 0.3 + i as f64 * std::f64::consts::TAU / n as f64;
+                    c + DVec3::new(r * a.cos(), -r * a.sin(), 0.05 * a.sin())
+                })
+                .collect()
+        };
+        let incidents = [
+            ngon(16, 0.5, DVec3::ZERO), // inside every plane: rotations only
+            ngon(16, 0.8, DVec3::new(0.6, 0.2, 0.0)), // cut by some planes
+            ngon(5, 0.3, DVec3::new(0.75, -0.1, 0.0)), // straddling one side
+            ngon(4, 0.2, DVec3::new(5.0, 0.0, 0.0)), // outside
+            vec![DVec3::new(-2.0, 0.3, 0.0), DVec3::new(2.0, -0.2, 0.1)], // an edge across
+            vec![DVec3::new(0.2, 0.1, 0.0)], // a single point inside
+        ];
+        let mut dist = [0.0; MAX_CLIP];
+        let mut buf_a = [DVec3::ZERO; MAX_CLIP];
+        let mut buf_b = [DVec3::ZERO; MAX_CLIP];
+        for reference in [&square, &cap] {
+            let n = reference.len();
+            let normals: Vec<DVec3> = (0..n)
+                .map(|i| {
+                    let (a, b) = (reference[i], reference[(i + 1) % n]);
+                    normalize((b - a).cross(DVec3::Z))
+                })
+                .collect();
+            for incident in &incidents {
+                let expected = clip_edge_by_edge(reference, &normals, incident);
+                let got = clip_by_planes(
+                    reference, &normals, incident, &mut dist, &mut buf_a, &mut buf_b,
+                );
+                assert_eq!(
+                    bits(got),
+                    bits(&expected),
+                    "{n}-gon, {} points",
+                    incident.len()
+                );
+            }
+        }
+        // the cases reach every path: four all-inside planes rotate by four, cuts change the
+        // polygon, an outside polygon leaves nothing
+        let normals: Vec<DVec3> = (0..4)
+            .map(|i| normalize((square[(i + 1) % 4] - square[i]).cross(DVec3::Z)))
+            .collect();
+        let mut rotated = incidents[0].clone();
+        rotated.rotate_left(4);
+        assert_eq!(
+            bits(&clip_edge_by_edge(&square, &normals, &incidents[0])),
+            bits(&rotated)
+        );
+        let cut = clip_edge_by_edge(&square, &normals, &incidents[1]);
+        assert!(!cut.is_empty() && bits(&cut) != bits(&incidents[1]));
+        assert!(clip_edge_by_edge(&square, &normals, &incidents[3]).is_empty());
     }
 
     #[test]
