@@ -20,7 +20,7 @@
 
 use glam::DVec3;
 
-use super::gjk::{project_origin_plane, tri_affine};
+use super::gjk::tri_affine;
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
 /// Most EPA expansions: `ccd_iterations` is capped at this value (MuJoCo has no cap; the
@@ -29,6 +29,8 @@ pub const MAX_EPA_ITERATIONS: usize = 100;
 const MAX_VERTS: usize = MAX_EPA_ITERATIONS + 6;
 const MAX_FACES: usize = 6 * MAX_EPA_ITERATIONS;
 const MINDIST: f64 = MINVAL * MINVAL;
+/// `i % 3` for `i < 5`.
+const MOD3: [usize; 5] = [0, 1, 2, 0, 1];
 
 /// Why EPA could not run (MuJoCo's `mjEPAStatus`); `Ok` when it did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,11 +56,12 @@ pub enum EpaStatus {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Face {
-    verts: [u16; 3],
-    adj: [u16; 3],
     /// Projection of the origin on the face's plane (pointing away from the polytope centre).
     v: DVec3,
+    /// `v · v`, the squared distance of the face's plane from the origin.
     dist2: f64,
+    verts: [u16; 3],
+    adj: [u16; 3],
     /// Slot in the map; -1 not in the map, -2 deleted.
     index: i32,
 }
@@ -66,16 +69,23 @@ struct Face {
 /// The expanding polytope and its scratch space.
 pub(crate) struct Polytope {
     verts: [Vertex; MAX_VERTS],
+    /// `verts[i].vert`, packed for the face projections.
+    pts: [DVec3; MAX_VERTS],
     nverts: usize,
     faces: [Face; MAX_FACES],
     nfaces: usize,
+    /// Faces that may still be expanded, in MuJoCo's order (ties go to the first).
     map: [u16; MAX_FACES],
+    /// `faces[map[i]].dist2`, packed for the search of the closest face.
+    map_dist2: [f64; MAX_FACES],
     nmap: usize,
     center: DVec3,
     h_index: [u16; MAX_FACES],
     h_edge: [u8; MAX_FACES],
     nedges: usize,
     h_w: DVec3,
+    /// Depth-first search of the horizon: edges still to follow (face, edge).
+    stack: [(u16, u8); 2 * MAX_FACES],
     overflow: bool,
 }
 
@@ -104,16 +114,19 @@ impl Polytope {
     pub fn new() -> Self {
         Polytope {
             verts: [Vertex::default(); MAX_VERTS],
+            pts: [DVec3::ZERO; MAX_VERTS],
             nverts: 0,
             faces: [Face::default(); MAX_FACES],
             nfaces: 0,
             map: [0; MAX_FACES],
+            map_dist2: [0.0; MAX_FACES],
             nmap: 0,
             center: DVec3::ZERO,
             h_index: [0; MAX_FACES],
             h_edge: [0; MAX_FACES],
             nedges: 0,
             h_w: DVec3::ZERO,
+            stack: [(0, 0); 2 * MAX_FACES],
             overflow: false,
         }
     }
@@ -131,6 +144,7 @@ impl Polytope {
             return self.nverts - 1;
         }
         self.verts[self.nverts] = v;
+        self.pts[self.nverts] = v.vert;
         self.nverts += 1;
         self.nverts - 1
     }
@@ -141,45 +155,64 @@ impl Polytope {
         self.insert_vertex(v)
     }
 
-    /// Attaches a face; returns its squared distance to the origin (0 if degenerate).
-    fn attach(&mut self, v1: usize, v2: usize, v3: usize, a1: usize, a2: usize, a3: usize) -> f64 {
+    /// Attaches the face `(v1, v2, v3)` with neighbours `(a1, a2, a3)` across its edges
+    /// `(v1, v2)`, `(v2, v3)`, `(v3, v1)`; returns its squared distance to the origin (0 if
+    /// degenerate). `outward` is `pts[v1] - center`: the face's projection of the origin is
+    /// turned to point along it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn attach(
+        &mut self,
+        v1: usize,
+        v2: usize,
+        v3: usize,
+        a1: usize,
+        a2: usize,
+        a3: usize,
+        outward: DVec3,
+    ) -> f64 {
         if self.nfaces >= MAX_FACES {
             self.overflow = true;
             return 0.0;
         }
         let fi = self.nfaces;
         self.nfaces += 1;
-        let face = &mut self.faces[fi];
-        face.verts = [v1 as u16, v2 as u16, v3 as u16];
-        face.adj = [a1 as u16, a2 as u16, a3 as u16];
-        face.index = -1;
-        face.dist2 = 0.0;
-        let Some(mut v) = project_origin_plane(
-            self.verts[v3].vert,
-            self.verts[v2].vert,
-            self.verts[v1].vert,
-        ) else {
-            return 0.0;
+        let (p1, p2, p3) = (self.pts[v1], self.pts[v2], self.pts[v3]);
+        // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
+        let (v, dist2) = match project_origin(p3, p2, p1) {
+            // `0 x` is ±0 for a finite `x` and NaN otherwise
+            Some(v) if (v * 0.0).element_sum() == 0.0 => {
+                // `v · v` is the same for `-v`
+                let dist2 = v.dot(v);
+                (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
+            }
+            _ => (DVec3::ZERO, 0.0),
         };
-        if !v.is_finite() {
-            return 0.0;
-        }
-        let outward = self.verts[v1].vert - self.center;
-        if v.dot(outward) < 0.0 {
-            v = -v;
-        }
-        face.v = v;
-        face.dist2 = v.dot(v);
-        face.dist2
+        self.faces[fi] = Face {
+            v,
+            dist2,
+            verts: [v1 as u16, v2 as u16, v3 as u16],
+            adj: [a1 as u16, a2 as u16, a3 as u16],
+            index: -1,
+        };
+        dist2
+    }
+
+    /// [`Polytope::attach`] for a face of the initial polytope (`f`: vertices, then neighbours).
+    fn attach_initial(&mut self, f: [usize; 6]) -> f64 {
+        let outward = self.pts[f[0]] - self.center;
+        self.attach(f[0], f[1], f[2], f[3], f[4], f[5], outward)
     }
 
     fn add_to_map(&mut self, fi: usize) {
         let i = self.nmap;
         self.map[i] = fi as u16;
+        self.map_dist2[i] = self.faces[fi].dist2;
         self.faces[fi].index = i as i32;
         self.nmap += 1;
     }
 
+    #[inline(always)]
     fn delete_face(&mut self, fi: usize) {
         let idx = self.faces[fi].index;
         if idx >= 0 {
@@ -187,11 +220,13 @@ impl Polytope {
             self.nmap -= 1;
             let last = self.map[self.nmap] as usize;
             self.map[idx] = last as u16;
+            self.map_dist2[idx] = self.map_dist2[self.nmap];
             self.faces[last].index = idx as i32;
         }
         self.faces[fi].index = -2;
     }
 
+    #[inline(always)]
     fn add_edge(&mut self, fi: usize, edge: usize) {
         if self.nedges >= MAX_FACES {
             self.overflow = true;
@@ -202,37 +237,57 @@ impl Polytope {
         self.nedges += 1;
     }
 
+    #[inline(always)]
     fn edge_of(&self, fi: usize, vertex: u16) -> usize {
+        // 0 if the first vertex matches, else 1 if the second does, else 2 (without branches)
         let f = &self.faces[fi];
-        if f.verts[0] == vertex {
-            0
-        } else if f.verts[1] == vertex {
-            1
-        } else {
-            2
-        }
+        let (is0, is1) = (f.verts[0] == vertex, f.verts[1] == vertex);
+        (1 - is0 as usize) * (2 - is1 as usize)
     }
 
-    /// Deletes the faces visible from `h_w` reachable from `fi` (entered through edge `e`);
-    /// returns whether `fi` is visible.
-    fn horizon_rec(&mut self, fi: usize, e: usize) -> bool {
+    /// Is face `fi` visible from the new support point `h_w`?
+    #[inline(always)]
+    fn visible(&self, fi: usize) -> bool {
         let face = &self.faces[fi];
-        if face.v.dot(self.h_w) - face.dist2 > MINVAL {
-            let (fadj, fverts) = (face.adj, face.verts);
-            self.delete_face(fi);
-            for k in 1..3 {
-                let i = (e + k) % 3;
-                let adj = fadj[i] as usize;
-                if adj < self.nfaces && self.faces[adj].index > -2 {
-                    let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
-                    if !self.horizon_rec(adj, adj_edge) {
-                        self.add_edge(adj, adj_edge);
-                    }
+        face.v.dot(self.h_w) - face.dist2 > MINVAL
+    }
+
+    /// Deletes the faces visible from `h_w` reachable from `fi` (entered through its edge `e`),
+    /// depth first, and records the horizon edges met on the way, in the order of MuJoCo's
+    /// recursion: a visible face is deleted, then its two other edges are followed in turn
+    /// (`e + 1`, then `e + 2`), each to its end before the next; an edge into a live face that is
+    /// not visible is a horizon edge.
+    fn horizon_from(&mut self, fi: usize, e: usize) {
+        if !self.visible(fi) {
+            self.add_edge(fi, e);
+            return;
+        }
+        self.delete_face(fi);
+        // edges still to follow (face, edge), the next on top: a deleted face's two other
+        // edges go on in reverse order, so that everything beyond `e + 1` is done before `e + 2`
+        self.stack[0] = (fi as u16, MOD3[e + 2] as u8);
+        self.stack[1] = (fi as u16, MOD3[e + 1] as u8);
+        let mut n = 2;
+        while n > 0 {
+            n -= 1;
+            let (f, i) = self.stack[n];
+            let face = &self.faces[f as usize];
+            let i = i as usize;
+            let adj = face.adj[i] as usize;
+            let vertex = face.verts[MOD3[i + 1]];
+            if adj < self.nfaces && self.faces[adj].index > -2 {
+                let adj_edge = self.edge_of(adj, vertex);
+                if self.visible(adj) {
+                    self.delete_face(adj);
+                    // each deleted face adds two entries: n + 2 <= 2 nfaces <= 2 MAX_FACES
+                    self.stack[n] = (adj as u16, MOD3[adj_edge + 2] as u8);
+                    self.stack[n + 1] = (adj as u16, MOD3[adj_edge + 1] as u8);
+                    n += 2;
+                } else {
+                    self.add_edge(adj, adj_edge);
                 }
             }
-            return true;
         }
-        false
     }
 
     fn horizon(&mut self, fi: usize) {
@@ -244,8 +299,8 @@ impl Polytope {
                 continue;
             }
             let adj_edge = self.edge_of(adj, fverts[(i + 1) % 3]);
-            if (i == 0 || self.faces[adj].index > -2) && !self.horizon_rec(adj, adj_edge) {
-                self.add_edge(adj, adj_edge);
+            if i == 0 || self.faces[adj].index > -2 {
+                self.horizon_from(adj, adj_edge);
             }
         }
     }
@@ -253,6 +308,7 @@ impl Polytope {
     fn map_all(&mut self, n: usize) {
         for i in 0..n {
             self.map[i] = i as u16;
+            self.map_dist2[i] = self.faces[i].dist2;
             self.faces[i].index = i as i32;
         }
         self.nmap = n;
@@ -296,7 +352,7 @@ impl Polytope {
             [v2i, v5i, v4i, 4, 2, 3],
         ];
         for f in faces {
-            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+            if self.attach_initial(f) < MINDIST {
                 let t = [
                     self.verts[f[0]],
                     self.verts[f[1]],
@@ -370,6 +426,7 @@ impl Polytope {
             trial[k] = w.vert;
             if clear(ring_volumes(p1, p2, trial)) {
                 self.verts[ring[k]] = w;
+                self.pts[ring[k]] = w.vert;
                 return;
             }
         }
@@ -397,7 +454,7 @@ impl Polytope {
         let faces = triangle_bipyramid([v1i, v2i, v3i], v5i, v4i, [v1, v2, v3], p5, p4);
         for (i, f) in faces.iter().enumerate() {
             let adj = initial_adjacency(&faces, i);
-            if self.attach(f[0], f[1], f[2], adj[0], adj[1], adj[2]) < MINDIST {
+            if self.attach_initial([f[0], f[1], f[2], adj[0], adj[1], adj[2]]) < MINDIST {
                 return EpaStatus::P3OriginOnFace;
             }
         }
@@ -419,7 +476,7 @@ impl Polytope {
             [v4, v3, v2, 2, 0, 1],
         ];
         for f in faces {
-            if self.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < MINDIST {
+            if self.attach_initial(f) < MINDIST {
                 let t = [
                     self.verts[f[0]],
                     self.verts[f[1]],
@@ -487,12 +544,15 @@ pub(crate) fn epa(
     while k < kmax {
         let pface = face;
         let mut lower2 = f64::MAX;
-        for i in 0..pt.nmap {
-            let fi = pt.map[i] as usize;
-            if pt.faces[fi].dist2 < lower2 {
-                face = Some(fi);
-                lower2 = pt.faces[fi].dist2;
+        let mut slot = None;
+        for (i, &d2) in pt.map_dist2[..pt.nmap].iter().enumerate() {
+            if d2 < lower2 {
+                slot = Some(i);
+                lower2 = d2;
             }
+        }
+        if let Some(i) = slot {
+            face = Some(pt.map[i] as usize);
         }
         let Some(fi) = face else {
             converged = true;
@@ -544,6 +604,7 @@ pub(crate) fn epa(
         }
         let nfaces = pt.nfaces;
         let nedges = pt.nedges;
+        let outward = w_vert - pt.center;
         // MuJoCo budgets 6 faces per iteration; out of room, it keeps the best face so far
         if nedges > max_faces.saturating_sub(pt.nfaces) {
             break;
@@ -554,11 +615,11 @@ pub(crate) fn epa(
             let next = if i + 1 == nedges { nfaces } else { cur + 1 };
             let h_index = pt.h_index[i] as usize;
             let h_edge = pt.h_edge[i] as usize;
-            let hv = pt.faces[h_index].verts;
-            let v1 = hv[h_edge] as usize;
-            let v2 = hv[(h_edge + 1) % 3] as usize;
-            pt.faces[h_index].adj[h_edge] = cur as u16;
-            let dist2 = pt.attach(wi, v2, v1, prev, h_index, next);
+            let hface = &mut pt.faces[h_index];
+            let v1 = hface.verts[h_edge] as usize;
+            let v2 = hface.verts[MOD3[h_edge + 1]] as usize;
+            hface.adj[h_edge] = cur as u16;
+            let dist2 = pt.attach(wi, v2, v1, prev, h_index, next, outward);
             if dist2 == 0.0 {
                 face = None;
                 break;
@@ -594,6 +655,53 @@ pub(crate) fn epa(
         }
     }
     res
+}
+
+/// The origin's projection on the plane through `v1`, `v2`, `v3`, `None` if they are collinear:
+/// `gjk::project_origin_plane` with the same arithmetic, inlined into the face construction.
+#[inline(always)]
+fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
+    // the common case, `n = (v3 - v2) × (v2 - v1)`, written out in scalars (the same operations
+    // as `DVec3::cross` and `DVec3::dot`, which keeps the compiler from shuffling lanes)
+    let (ax, ay, az) = (v3.x - v2.x, v3.y - v2.y, v3.z - v2.z);
+    let (bx, by, bz) = (v2.x - v1.x, v2.y - v1.y, v2.z - v1.z);
+    let (nx, ny, nz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
+    let nv = (nx * v2.x) + (ny * v2.y) + (nz * v2.z);
+    let nn = (nx * nx) + (ny * ny) + (nz * nz);
+    if nn == 0.0 {
+        return None;
+    }
+    let s = nv / nn;
+    if nv != 0.0 && nn > MINVAL {
+        return Some(DVec3::new(nx * s, ny * s, nz * s));
+    }
+    project_origin_other_normals(v1, v2, v3)
+}
+
+/// [`project_origin`] when the first normal is too short or orthogonal to the points: the
+/// normals through the other two vertices (kept out of line, it is rare).
+#[cold]
+#[inline(never)]
+fn project_origin_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
+    let d21 = v2 - v1;
+    let d31 = v3 - v1;
+    let d32 = v3 - v2;
+    let n = d21.cross(d31);
+    let nv = n.dot(v1);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    if nv != 0.0 && nn > MINVAL {
+        return Some(n * (nv / nn));
+    }
+    let n = d31.cross(d32);
+    let nv = n.dot(v3);
+    let nn = n.dot(n);
+    if nn == 0.0 {
+        return None;
+    }
+    Some(n * (nv / nn))
 }
 
 /// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the

@@ -326,7 +326,7 @@ fn solve(
 }
 
 thread_local! {
-    /// EPA's polytope (about 45 KB), kept per thread so that steady-state detection neither
+    /// EPA's polytope (about 58 KB), kept per thread so that steady-state detection neither
     /// allocates nor clears it on every call (`epa` resets what it uses).
     static POLYTOPE: std::cell::RefCell<Box<Polytope>> =
         std::cell::RefCell::new(Box::new(Polytope::new()));

@@ -191,10 +191,11 @@ impl Edges {
 /// for a (near) zero vector.
 pub(crate) fn normalize(v: DVec3) -> DVec3 {
     let n = v.length();
-    if n.is_nan() || n < MINVAL || !n.is_finite() {
-        DVec3::X
-    } else {
+    // fails for NaN too
+    if (MINVAL..f64::INFINITY).contains(&n) {
         v * (1.0 / n)
+    } else {
+        DVec3::X
     }
 }
 
@@ -574,9 +575,11 @@ struct Scratch {
     clip: ClipScratch,
 }
 
-/// Working memory of [`polygon_clip`]: side-plane normals and the two ping-pong polygons.
+/// Working memory of [`polygon_clip`]: side-plane normals, the vertices' distances to the
+/// current plane and the two ping-pong polygons.
 struct ClipScratch {
     pn: [DVec3; MAX_POLYVERT],
+    dist: [f64; MAX_CLIP],
     buf_a: [DVec3; MAX_CLIP],
     buf_b: [DVec3; MAX_CLIP],
 }
@@ -591,6 +594,7 @@ impl Scratch {
             edges: Edges::new(),
             clip: ClipScratch {
                 pn: [DVec3::ZERO; MAX_POLYVERT],
+                dist: [0.0; MAX_CLIP],
                 buf_a: [DVec3::ZERO; MAX_CLIP],
                 buf_b: [DVec3::ZERO; MAX_CLIP],
             },
@@ -717,7 +721,12 @@ fn polygon_clip(
         return 0;
     }
     // side planes: unit inward normals
-    let ClipScratch { pn, buf_a, buf_b } = cs;
+    let ClipScratch {
+        pn,
+        dist,
+        buf_a,
+        buf_b,
+    } = cs;
     let pn = &mut pn[..nref.min(MAX_POLYVERT)];
     for (i, s) in pn.iter_mut().enumerate() {
         let a = c.reference[i];
@@ -725,45 +734,8 @@ fn polygon_clip(
         *s = normalize((b - a).cross((a + c.normal) - a));
     }
 
-    let mut npoly = c.incident.len().min(MAX_CLIP);
-    buf_a[..npoly].copy_from_slice(&c.incident[..npoly]);
-    let (mut poly, mut clipped) = (buf_a, buf_b);
-
-    for (&a, &s) in c.reference.iter().zip(pn.iter()) {
-        let mut nclip = 0usize;
-        for i in 0..npoly {
-            let p = poly[i];
-            let q = if i + 1 < npoly { poly[i + 1] } else { poly[0] };
-            let dp = (p - a).dot(s);
-            let dq = (q - a).dot(s);
-            let in1 = dp > -MINVAL;
-            let in2 = dq > -MINVAL;
-            if !in1 && !in2 {
-                continue;
-            }
-            if in1 && in2 {
-                if nclip < MAX_CLIP {
-                    clipped[nclip] = q;
-                    nclip += 1;
-                }
-                continue;
-            }
-            let den = dp - dq;
-            if den != 0.0 {
-                let t = dp / den;
-                if (0.0..=1.0).contains(&t) && nclip < MAX_CLIP {
-                    clipped[nclip] = p + (q - p) * t;
-                    nclip += 1;
-                }
-            }
-            if in2 && nclip < MAX_CLIP {
-                clipped[nclip] = q;
-                nclip += 1;
-            }
-        }
-        std::mem::swap(&mut poly, &mut clipped);
-        npoly = nclip;
-    }
+    let poly = clip_by_planes(c.reference, pn, c.incident, dist, buf_a, buf_b);
+    let npoly = poly.len();
 
     // keep the points within the two inflations of the reference plane (no depth limit)
     let p0 = c.reference[0];
@@ -847,6 +819,93 @@ fn polygon_clip(
     k
 }
 
+/// Sutherland–Hodgman: clips the polygon (or edge) `incident` by the planes through
+/// `points[i]` with inward normals `normals[i]`, in order, and returns what is left (in
+/// `buf_a` or `buf_b`). An edge `pq` keeps the crossing point `p + t (q - p)`,
+/// `t = dp / (dp - dq)`, then `q` if inside (signed distance `> -MINVAL`); at most [`MAX_CLIP`]
+/// points are kept.
+fn clip_by_planes<'a>(
+    points: &[DVec3],
+    normals: &[DVec3],
+    incident: &[DVec3],
+    dist: &mut [f64; MAX_CLIP],
+    buf_a: &'a mut [DVec3; MAX_CLIP],
+    buf_b: &'a mut [DVec3; MAX_CLIP],
+) -> &'a mut [DVec3] {
+    let mut npoly = incident.len().min(MAX_CLIP);
+    buf_a[..npoly].copy_from_slice(&incident[..npoly]);
+    let (mut poly, mut clipped) = (buf_a, buf_b);
+    // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a plane that keeps every
+    // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
+    // of copying the polygon
+    let mut rot = 0;
+
+    for (&a, &s) in points.iter().zip(normals) {
+        if npoly == 0 {
+            break;
+        }
+        let dist = &mut dist[..npoly];
+        let mut all_in = true;
+        for (d, p) in dist.iter_mut().zip(poly.iter()) {
+            *d = (*p - a).dot(s);
+            all_in &= *d > -MINVAL;
+        }
+        if all_in {
+            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
+            continue;
+        }
+        // the edges in polygon order: from `rot` to the end, the closing edge, then up to `rot`
+        let mut nclip = 0usize;
+        let last = npoly - 1;
+        let mut edge =
+            |i: usize, j: usize| clip_edge(poly[i], poly[j], dist[i], dist[j], clipped, &mut nclip);
+        for i in rot..last {
+            edge(i, i + 1);
+        }
+        edge(last, 0);
+        for i in 0..rot {
+            edge(i, i + 1);
+        }
+        std::mem::swap(&mut poly, &mut clipped);
+        npoly = nclip;
+        rot = 0;
+    }
+    let poly = &mut poly[..npoly];
+    poly.rotate_left(rot);
+    poly
+}
+
+/// Clips the edge `pq` of a polygon by a side plane, `dp` and `dq` the signed distances of its
+/// ends (inside: `> -MINVAL`), appending to `out[..*n]` what it keeps: the crossing point, then
+/// `q` if inside.
+#[inline(always)]
+fn clip_edge(p: DVec3, q: DVec3, dp: f64, dq: f64, out: &mut [DVec3; MAX_CLIP], n: &mut usize) {
+    let in1 = dp > -MINVAL;
+    let in2 = dq > -MINVAL;
+    if !in1 && !in2 {
+        return;
+    }
+    if in1 && in2 {
+        if *n < MAX_CLIP {
+            out[*n] = q;
+            *n += 1;
+        }
+        return;
+    }
+    let den = dp - dq;
+    if den != 0.0 {
+        let t = dp / den;
+        if (0.0..=1.0).contains(&t) && *n < MAX_CLIP {
+            out[*n] = p + (q - p) * t;
+            *n += 1;
+        }
+    }
+    if in2 && *n < MAX_CLIP {
+        out[*n] = q;
+        *n += 1;
+    }
+}
+
 /// Area of the quadrilateral `abcd` (half the cross product of its diagonals).
 fn area4(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
     0.5 * (a - c).cross(b - d).length()
@@ -919,6 +978,104 @@ mod tests {
                 ps
             })
             .collect()
+    }
+
+    /// Sutherland–Hodgman as written before the distances were shared between edges and the
+    /// all-inside planes became rotations: every edge `pq` in order from vertex 0.
+    fn clip_edge_by_edge(points: &[DVec3], normals: &[DVec3], incident: &[DVec3]) -> Vec<DVec3> {
+        let mut poly = incident.to_vec();
+        for (&a, &s) in points.iter().zip(normals) {
+            let mut clipped = Vec::new();
+            for i in 0..poly.len() {
+                let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+                let (dp, dq) = ((p - a).dot(s), (q - a).dot(s));
+                let (in1, in2) = (dp > -MINVAL, dq > -MINVAL);
+                if in1 && in2 {
+                    clipped.push(q);
+                } else if in1 || in2 {
+                    let t = dp / (dp - dq);
+                    if dp != dq && (0.0..=1.0).contains(&t) {
+                        clipped.push(p + (q - p) * t);
+                    }
+                    if in2 {
+                        clipped.push(q);
+                    }
+                }
+            }
+            poly = clipped;
+        }
+        poly
+    }
+
+    fn bits(v: &[DVec3]) -> Vec<[u64; 3]> {
+        v.iter().map(|p| p.to_array().map(f64::to_bits)).collect()
+    }
+
+    #[test]
+    fn clip_by_planes_matches_edge_by_edge_clipping() {
+        // reference polygons: a tilted square and a 16-gon (cylinder cap) in the plane z = 0.1,
+        // side planes with inward normals as `polygon_clip` builds them
+        let square: Vec<DVec3> = [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(x, y)| DVec3::new(x + 0.1 * y, y - 0.1 * x, 0.1))
+            .collect();
+        let cap: Vec<DVec3> = (0..CYL_N)
+            .map(|i| DVec3::new(0.7 * COS16[i], -0.7 * SIN16[i], 0.1))
+            .collect();
+        let ngon = |n: usize, r: f64, c: DVec3| -> Vec<DVec3> {
+            (0..n)
+                .map(|i| {
+                    let a = 0.3 + i as f64 * std::f64::consts::TAU / n as f64;
+                    c + DVec3::new(r * a.cos(), -r * a.sin(), 0.05 * a.sin())
+                })
+                .collect()
+        };
+        let incidents = [
+            ngon(16, 0.5, DVec3::ZERO), // inside every plane: rotations only
+            ngon(16, 0.8, DVec3::new(0.6, 0.2, 0.0)), // cut by some planes
+            ngon(5, 0.3, DVec3::new(0.75, -0.1, 0.0)), // straddling one side
+            ngon(4, 0.2, DVec3::new(5.0, 0.0, 0.0)), // outside
+            vec![DVec3::new(-2.0, 0.3, 0.0), DVec3::new(2.0, -0.2, 0.1)], // an edge across
+            vec![DVec3::new(0.2, 0.1, 0.0)], // a single point inside
+        ];
+        let mut dist = [0.0; MAX_CLIP];
+        let mut buf_a = [DVec3::ZERO; MAX_CLIP];
+        let mut buf_b = [DVec3::ZERO; MAX_CLIP];
+        for reference in [&square, &cap] {
+            let n = reference.len();
+            let normals: Vec<DVec3> = (0..n)
+                .map(|i| {
+                    let (a, b) = (reference[i], reference[(i + 1) % n]);
+                    normalize((b - a).cross(DVec3::Z))
+                })
+                .collect();
+            for incident in &incidents {
+                let expected = clip_edge_by_edge(reference, &normals, incident);
+                let got = clip_by_planes(
+                    reference, &normals, incident, &mut dist, &mut buf_a, &mut buf_b,
+                );
+                assert_eq!(
+                    bits(got),
+                    bits(&expected),
+                    "{n}-gon, {} points",
+                    incident.len()
+                );
+            }
+        }
+        // the cases reach every path: four all-inside planes rotate by four, cuts change the
+        // polygon, an outside polygon leaves nothing
+        let normals: Vec<DVec3> = (0..4)
+            .map(|i| normalize((square[(i + 1) % 4] - square[i]).cross(DVec3::Z)))
+            .collect();
+        let mut rotated = incidents[0].clone();
+        rotated.rotate_left(4);
+        assert_eq!(
+            bits(&clip_edge_by_edge(&square, &normals, &incidents[0])),
+            bits(&rotated)
+        );
+        let cut = clip_edge_by_edge(&square, &normals, &incidents[1]);
+        assert!(!cut.is_empty() && bits(&cut) != bits(&incidents[1]));
+        assert!(clip_edge_by_edge(&square, &normals, &incidents[3]).is_empty());
     }
 
     #[test]
