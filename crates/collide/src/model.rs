@@ -344,8 +344,8 @@ pub struct HullGraph {
     adj_start: Vec<u32>,
     /// Flattened neighbour lists (every entry below `n`).
     adj: Vec<u32>,
-    /// Blocks of vertex `i`: `blocks[block_start[i]..block_start[i + 1]]` (`n + 1` offsets).
-    block_start: Vec<u32>,
+    /// Blocks of vertex `i`: `blocks[a..b]` with `[a, b] = block_range[i]`.
+    block_range: Vec<[u32; 2]>,
     /// The neighbour lists packed in blocks.
     blocks: Vec<NeighbourBlock>,
 }
@@ -365,11 +365,11 @@ impl HullGraph {
         if !valid {
             return None;
         }
-        let mut block_start = Vec::with_capacity(n + 1);
+        let mut block_range = Vec::with_capacity(n);
         let mut blocks = Vec::with_capacity(adj.len().div_ceil(BLOCK) + n);
-        block_start.push(0);
         for w in adj_start.windows(2) {
             let list = &adj[w[0] as usize..w[1] as usize];
+            let first = blocks.len() as u32;
             for chunk in list.chunks(BLOCK) {
                 let mut b = NeighbourBlock::default();
                 for k in 0..BLOCK {
@@ -380,12 +380,12 @@ impl HullGraph {
                 }
                 blocks.push(b);
             }
-            block_start.push(blocks.len() as u32);
+            block_range.push([first, blocks.len() as u32]);
         }
         Some(HullGraph {
             adj_start: adj_start.to_vec(),
             adj: adj.to_vec(),
-            block_start,
+            block_range,
             blocks,
         })
     }
@@ -414,9 +414,9 @@ impl HullGraph {
     /// `dir.x * v.x + dir.y * v.y + dir.z * v.z`, left to right, as MuJoCo computes them.
     pub(crate) fn climb(&self, dir: DVec3, start: usize, start_dot: f64) -> usize {
         let (mut cur, mut max) = (start, start_dot);
-        for _ in 0..=self.len() {
+        for _ in 0..self.len() + 1 {
             let prev = cur;
-            let Some(&[a, b]) = self.block_start.get(prev..prev + 2) else {
+            let Some(&[a, b]) = self.block_range.get(prev) else {
                 break;
             };
             for blk in self.blocks.get(a as usize..b as usize).unwrap_or(&[]) {
