@@ -263,8 +263,11 @@ pub(crate) fn lincomb(coef: &[f64], n: usize, v: impl Fn(usize) -> DVec3) -> DVe
     r
 }
 
+/// Both strictly positive or both strictly negative. Evaluated without short-circuits, so it
+/// compiles to flag arithmetic rather than data-dependent branches.
+#[inline]
 fn same_sign(a: f64, b: f64) -> bool {
-    (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)
+    ((a > 0.0) & (b > 0.0)) | ((a < 0.0) & (b < 0.0))
 }
 
 /// Origin projected on the plane through three points; `None` if they are collinear.
