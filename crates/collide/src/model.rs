@@ -344,10 +344,8 @@ pub struct HullGraph {
     adj_start: Vec<u32>,
     /// Flattened neighbour lists (every entry below `n`).
     adj: Vec<u32>,
-    /// Blocks of vertex `i`: `blocks[a..b]` with `[a, b] = block_range[i]`.
-    block_range: Vec<[u32; 2]>,
-    /// The neighbour lists packed in blocks.
-    blocks: Vec<NeighbourBlock>,
+    /// The neighbour list of each vertex packed in blocks.
+    blocks: Vec<Box<[NeighbourBlock]>>,
 }
 
 impl HullGraph {
@@ -365,27 +363,27 @@ impl HullGraph {
         if !valid {
             return None;
         }
-        let mut block_range = Vec::with_capacity(n);
-        let mut blocks = Vec::with_capacity(adj.len().div_ceil(BLOCK) + n);
-        for w in adj_start.windows(2) {
-            let list = &adj[w[0] as usize..w[1] as usize];
-            let first = blocks.len() as u32;
-            for chunk in list.chunks(BLOCK) {
-                let mut b = NeighbourBlock::default();
-                for k in 0..BLOCK {
-                    // pad with the last neighbour (never a strict improvement on itself)
-                    let j = chunk[k.min(chunk.len() - 1)];
-                    let v = vert[j as usize];
-                    (b.x[k], b.y[k], b.z[k], b.id[k]) = (v.x, v.y, v.z, j);
-                }
-                blocks.push(b);
-            }
-            block_range.push([first, blocks.len() as u32]);
-        }
+        let pack = |list: &[u32]| -> Box<[NeighbourBlock]> {
+            list.chunks(BLOCK)
+                .map(|chunk| {
+                    let mut b = NeighbourBlock::default();
+                    for k in 0..BLOCK {
+                        // pad with the last neighbour (never a strict improvement on itself)
+                        let j = chunk[k.min(chunk.len() - 1)];
+                        let v = vert[j as usize];
+                        (b.x[k], b.y[k], b.z[k], b.id[k]) = (v.x, v.y, v.z, j);
+                    }
+                    b
+                })
+                .collect()
+        };
+        let blocks = adj_start
+            .windows(2)
+            .map(|w| pack(&adj[w[0] as usize..w[1] as usize]))
+            .collect();
         Some(HullGraph {
             adj_start: adj_start.to_vec(),
             adj: adj.to_vec(),
-            block_range,
             blocks,
         })
     }
@@ -416,10 +414,10 @@ impl HullGraph {
         let (mut cur, mut max) = (start, start_dot);
         for _ in 0..self.len() + 1 {
             let prev = cur;
-            let Some(&[a, b]) = self.block_range.get(prev) else {
+            let Some(list) = self.blocks.get(prev) else {
                 break;
             };
-            for blk in self.blocks.get(a as usize..b as usize).unwrap_or(&[]) {
+            for blk in list.iter() {
                 let d: [f64; BLOCK] =
                     std::array::from_fn(|k| dir.x * blk.x[k] + dir.y * blk.y[k] + dir.z * blk.z[k]);
                 for (k, &dk) in d.iter().enumerate() {
