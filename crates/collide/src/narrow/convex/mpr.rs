@@ -393,6 +393,7 @@ fn extrema_bucket(ld: DVec3) -> usize {
 
 /// `mjc_hillclimbSupport` (4.0.0): seed from the 27-direction extrema table (or the warm start
 /// if that is at least as good), then climb to the best neighbour until no neighbour improves.
+#[inline]
 pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
     let verts = hull.vert.as_slice();
     let n = verts.len();
