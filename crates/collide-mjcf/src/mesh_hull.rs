@@ -66,7 +66,7 @@
 use crate::compile_math as cm;
 use crate::mesh_compile::MeshSettings;
 use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
-use collide::{ConvexHull, Mesh};
+use collide::{ConvexHull, HullGraph, Mesh};
 use glam::DVec3;
 use std::collections::HashMap;
 
@@ -544,11 +544,13 @@ fn assemble(
 
     let vert: Vec<DVec3> = g.vertices.iter().map(|&p| stored[p]).collect();
     let extrema = extrema(&vert);
+    let Some(graph) = HullGraph::new(&vert, &adj_start, &adj) else {
+        return Err(format!("mesh '{name}': invalid convex hull graph"));
+    };
     let mut hull = ConvexHull {
         vert,
         mesh_index: g.vertices.iter().map(|&p| p as u32).collect(),
-        adj_start,
-        adj,
+        graph,
         face,
         poly_start,
         poly_vert,

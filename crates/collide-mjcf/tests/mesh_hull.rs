@@ -222,7 +222,7 @@ fn compare(h: &ConvexHull, e: &Expect, stored: &[DVec3]) -> Report {
     // adjacency, as mesh ids
     let nbr_ours: HashMap<usize, Vec<usize>> = (0..ours.len())
         .map(|i| {
-            let a = &h.adj[h.adj_start[i] as usize..h.adj_start[i + 1] as usize];
+            let a = h.graph.neighbours(i);
             (ours[i], a.iter().map(|&k| ours[k as usize]).collect())
         })
         .collect();

@@ -35,7 +35,7 @@ fn check_hull_with(
     if nv < 4 || nf < 4 {
         return Err(format!("{nv} vertices, {nf} faces"));
     }
-    if h.mesh_index.len() != nv || h.adj_start.len() != nv + 1 {
+    if h.mesh_index.len() != nv || h.graph.len() != nv {
         return Err("array sizes".into());
     }
     let uniq: HashSet<u32> = h.mesh_index.iter().copied().collect();
@@ -45,13 +45,13 @@ fn check_hull_with(
     // adjacency: symmetric, no self loops, and the edges of the triangles
     let mut edges = BTreeSet::new();
     for i in 0..nv {
-        let a = &h.adj[h.adj_start[i] as usize..h.adj_start[i + 1] as usize];
+        let a = h.graph.neighbours(i);
         for &j in a {
             let j = j as usize;
             if j >= nv || j == i {
                 return Err(format!("bad neighbour {j} of {i}"));
             }
-            let b = &h.adj[h.adj_start[j] as usize..h.adj_start[j + 1] as usize];
+            let b = h.graph.neighbours(j);
             if !b.contains(&(i as u32)) {
                 return Err(format!("asymmetric edge {i}-{j}"));
             }

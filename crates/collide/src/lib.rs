@@ -29,4 +29,6 @@ pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
 pub use glam;
 pub use kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
-pub use model::{ConvexHull, GeomType, HField, JointType, Mesh, Model, Options, SameFrame};
+pub use model::{
+    ConvexHull, GeomType, HField, HullGraph, JointType, Mesh, Model, Options, SameFrame,
+};

@@ -258,10 +258,9 @@ pub struct ConvexHull {
     pub vert: Vec<DVec3>,
     /// Index of each hull vertex in [`Mesh::vert`].
     pub mesh_index: Vec<u32>,
-    /// Neighbours of hull vertex `i`: `adj[adj_start[i]..adj_start[i + 1]]` (hull indices).
-    pub adj_start: Vec<u32>,
-    /// Flattened neighbour lists.
-    pub adj: Vec<u32>,
+    /// Vertex graph (hull edges) for the hill-climbing support search; empty when not built
+    /// (the support then scans every vertex).
+    pub graph: HullGraph,
     /// Hull triangles (hull indices), counter-clockwise seen from outside.
     pub face: Vec<[u32; 3]>,
     /// Coplanar triangles merged into polygons: vertices (hull indices) of polygon `p` are
@@ -316,6 +315,123 @@ impl ConvexHull {
             self.vert_poly.extend_from_slice(l);
         }
         self.vert_poly_start.push(self.vert_poly.len() as u32);
+    }
+}
+
+/// Neighbours per [`NeighbourBlock`] (the `f64` SIMD width of the baseline x86-64 and aarch64
+/// targets).
+const BLOCK: usize = 2;
+
+/// Coordinates and indices of [`BLOCK`] neighbours of one vertex, so that their dot products
+/// with a direction are computed side by side. A vertex whose degree is not a multiple of
+/// [`BLOCK`] repeats its last neighbour: the copy never wins the strict `>` comparison the
+/// search makes, so the result is that of the plain list.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct NeighbourBlock {
+    x: [f64; BLOCK],
+    y: [f64; BLOCK],
+    z: [f64; BLOCK],
+    id: [u32; BLOCK],
+}
+
+/// The vertex graph of a convex hull (each vertex's neighbours along hull edges, in MuJoCo's
+/// order), validated once when built and laid out for the hill-climbing support search: the
+/// neighbours' coordinates are stored with the lists, so the search reads no vertex array and
+/// checks no index. [`HullGraph::default`] is the empty graph (no graph built).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HullGraph {
+    /// Neighbours of vertex `i`: `adj[adj_start[i]..adj_start[i + 1]]` (`n + 1` offsets).
+    adj_start: Vec<u32>,
+    /// Flattened neighbour lists (every entry below `n`).
+    adj: Vec<u32>,
+    /// The neighbour list of each vertex packed in blocks.
+    blocks: Vec<Box<[NeighbourBlock]>>,
+}
+
+impl HullGraph {
+    /// The graph of the vertices `vert` with the neighbour lists
+    /// `adj[adj_start[i]..adj_start[i + 1]]` (vertex indices). `None` unless `adj_start` has
+    /// `vert.len() + 1` non-decreasing offsets ending at `adj.len()`, starting at 0, and every
+    /// neighbour is a vertex index.
+    pub fn new(vert: &[DVec3], adj_start: &[u32], adj: &[u32]) -> Option<Self> {
+        let n = vert.len();
+        let valid = adj_start.len() == n + 1
+            && adj_start.first() == Some(&0)
+            && adj_start.last().is_some_and(|&e| e as usize == adj.len())
+            && adj_start.windows(2).all(|w| w[0] <= w[1])
+            && adj.iter().all(|&j| (j as usize) < n);
+        if !valid {
+            return None;
+        }
+        let pack = |list: &[u32]| -> Box<[NeighbourBlock]> {
+            list.chunks(BLOCK)
+                .map(|chunk| {
+                    let mut b = NeighbourBlock::default();
+                    for k in 0..BLOCK {
+                        // pad with the last neighbour (never a strict improvement on itself)
+                        let j = chunk[k.min(chunk.len() - 1)];
+                        let v = vert[j as usize];
+                        (b.x[k], b.y[k], b.z[k], b.id[k]) = (v.x, v.y, v.z, j);
+                    }
+                    b
+                })
+                .collect()
+        };
+        let blocks = adj_start
+            .windows(2)
+            .map(|w| pack(&adj[w[0] as usize..w[1] as usize]))
+            .collect();
+        Some(HullGraph {
+            adj_start: adj_start.to_vec(),
+            adj: adj.to_vec(),
+            blocks,
+        })
+    }
+
+    /// Number of vertices (0 for the empty graph).
+    pub fn len(&self) -> usize {
+        self.adj_start.len().saturating_sub(1)
+    }
+
+    /// True for the empty graph (none built).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Neighbours of vertex `i`, in order (empty if `i` is not a vertex).
+    pub fn neighbours(&self, i: usize) -> &[u32] {
+        match self.adj_start.get(i..i + 2) {
+            Some(&[a, b]) => &self.adj[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// Hill climb for the vertex maximizing `dir · v`, from vertex `start` whose dot product is
+    /// `start_dot`: move to the first neighbour with the largest dot product, if it beats the
+    /// current one, until none does or `n + 1` moves were made. Dot products are
+    /// `dir.x * v.x + dir.y * v.y + dir.z * v.z`, left to right, as MuJoCo computes them.
+    pub(crate) fn climb(&self, dir: DVec3, start: usize, start_dot: f64) -> usize {
+        let (mut cur, mut max) = (start, start_dot);
+        for _ in 0..self.len() + 1 {
+            let prev = cur;
+            let Some(list) = self.blocks.get(prev) else {
+                break;
+            };
+            for blk in list.iter() {
+                let d: [f64; BLOCK] =
+                    std::array::from_fn(|k| dir.x * blk.x[k] + dir.y * blk.y[k] + dir.z * blk.z[k]);
+                for (k, &dk) in d.iter().enumerate() {
+                    if dk > max {
+                        max = dk;
+                        cur = blk.id[k] as usize;
+                    }
+                }
+            }
+            if cur == prev {
+                break;
+            }
+        }
+        cur
     }
 }
 
@@ -523,5 +639,73 @@ impl Model {
             }
         }
         (pos, quat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cube `c + [-1, 1]³`, vertex `i` at `c + (±1, ±1, ±1)` by the bits of `i` (1 x, 2 y,
+    /// 4 z), each joined to the three vertices one bit away: odd degree, so blocks are padded.
+    fn cube(c: DVec3) -> (Vec<DVec3>, Vec<u32>, Vec<u32>) {
+        let sign = |b: bool| if b { 1.0 } else { -1.0 };
+        let vert = (0..8)
+            .map(|i| c + DVec3::new(sign(i & 1 != 0), sign(i & 2 != 0), sign(i & 4 != 0)))
+            .collect();
+        let adj: Vec<u32> = (0..8u32).flat_map(|i| [i ^ 1, i ^ 2, i ^ 4]).collect();
+        let adj_start = (0..=8).map(|i| 3 * i).collect();
+        (vert, adj_start, adj)
+    }
+
+    #[test]
+    fn hull_graph_rejects_invalid_lists() {
+        let (vert, start, adj) = cube(DVec3::ZERO);
+        let g = HullGraph::new(&vert, &start, &adj).expect("valid");
+        assert_eq!(g.len(), 8);
+        assert_eq!(g.neighbours(5), [4, 7, 1]);
+        assert!(g.neighbours(8).is_empty());
+        // a neighbour that is not a vertex
+        let mut bad = adj.clone();
+        bad[4] = 8;
+        assert!(HullGraph::new(&vert, &start, &bad).is_none());
+        // offsets: too few, decreasing, not ending at the list's end, not starting at 0
+        assert!(HullGraph::new(&vert, &start[..8], &adj).is_none());
+        let mut s = start.clone();
+        s.swap(2, 3);
+        assert!(HullGraph::new(&vert, &s, &adj).is_none());
+        assert!(HullGraph::new(&vert, &start, &adj[..23]).is_none());
+        let s: Vec<u32> = start.iter().map(|&o| o + 1).collect();
+        assert!(HullGraph::new(&vert, &s, &adj).is_none());
+        assert!(HullGraph::default().is_empty());
+    }
+
+    #[test]
+    fn hull_graph_climb_keeps_first_maximum_of_padded_lists() {
+        let (vert, start, adj) = cube(DVec3::ZERO);
+        let g = HullGraph::new(&vert, &start, &adj).expect("valid");
+        let dot = |d: DVec3, i: usize| d.x * vert[i].x + d.y * vert[i].y + d.z * vert[i].z;
+        // +x from vertex 0: vertex 1; its neighbours 3 and 5 only tie, so the climb stops there
+        let d = DVec3::X;
+        assert_eq!(g.climb(d, 0, dot(d, 0)), 1);
+        // +x+y: 1 and 2 tie from 0, the first listed (1) is taken, then 3
+        let d = DVec3::new(1.0, 1.0, 0.0).normalize();
+        assert_eq!(g.climb(d, 0, dot(d, 0)), 3);
+
+        // far from the origin every dot product is negative: a padding slot that is not a
+        // copy of a real neighbour (say vertex 0 at the origin) would win
+        let (vert, start, adj) = cube(DVec3::splat(-5.0));
+        let g = HullGraph::new(&vert, &start, &adj).expect("valid");
+        let dot = |d: DVec3, i: usize| d.x * vert[i].x + d.y * vert[i].y + d.z * vert[i].z;
+        for k in 0..64 {
+            let t = 0.1 + k as f64 * 0.37;
+            let d = DVec3::new(t.cos(), (1.7 * t).sin(), (0.3 + t).cos()).normalize();
+            // the corner of the direction's octant, reached from every vertex
+            let best =
+                (d.x > 0.0) as usize | ((d.y > 0.0) as usize) << 1 | ((d.z > 0.0) as usize) << 2;
+            for s in 0..8 {
+                assert_eq!(g.climb(d, s, dot(d, s)), best, "{d} from {s}");
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@ use collide::contact::make_frame;
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::{convex_pair_report, max_contacts, CcdOptions, ConvexGeom};
 use collide::narrow::PreContact;
-use collide::{ConvexHull, GeomType};
+use collide::{ConvexHull, GeomType, HullGraph};
 
 const DATA: &str = include_str!("data/narrow/convex.json");
 const SCENE_DATA: &str = include_str!("data/narrow/convex_scenes.json");
@@ -65,7 +65,7 @@ fn hull_from_mujoco(rec: &Json) -> ConvexHull {
     for l in 0..nv {
         hull_of_global[globalid[l] as usize] = hull_of_local[l];
     }
-    let vert = order
+    let vert: Vec<DVec3> = order
         .iter()
         .map(|&l| mesh_vert[globalid[l] as usize])
         .collect();
@@ -105,11 +105,11 @@ fn hull_from_mujoco(rec: &Json) -> ConvexHull {
     for (k, e) in rec.get("extrema").nums().iter().enumerate() {
         extrema[k] = hull_of_local[*e as usize];
     }
+    let graph = HullGraph::new(&vert, &adj_start, &adj).expect("valid hull graph");
     let mut hull = ConvexHull {
         vert,
         mesh_index,
-        adj_start,
-        adj,
+        graph,
         face,
         poly_start,
         poly_vert,

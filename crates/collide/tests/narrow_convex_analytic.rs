@@ -8,7 +8,7 @@ use collide::narrow::convex::{
     convex_pair, convex_pair_report, max_contacts, CcdOptions, ConvexGeom, EpaStatus,
 };
 use collide::narrow::PreContact;
-use collide::{ConvexHull, GeomType};
+use collide::{ConvexHull, GeomType, HullGraph};
 
 // ------------------------------------------------------------------------------------------
 // helpers
@@ -159,11 +159,11 @@ fn hull_from_polys(vert: &[DVec3], polys: &[Vec<u32>]) -> ConvexHull {
         }
         *e = best as u32;
     }
+    let graph = HullGraph::new(vert, &adj_start, &adj).expect("valid hull graph");
     ConvexHull {
         vert: vert.to_vec(),
         mesh_index: (0..n as u32).collect(),
-        adj_start,
-        adj,
+        graph,
         face,
         poly_start,
         poly_vert,

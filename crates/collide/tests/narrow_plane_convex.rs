@@ -11,7 +11,7 @@ use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::ConvexGeom;
 use collide::narrow::plane_convex::plane_convex;
 use collide::narrow::PreContact;
-use collide::{ConvexHull, GeomType};
+use collide::{ConvexHull, GeomType, HullGraph};
 use narrow_mpr_util::*;
 
 const DATA: &str = include_str!("data/narrow/plane_convex.json");
@@ -190,11 +190,11 @@ fn box_hull(h: DVec3) -> ConvexHull {
         }
         *slot = best as u32;
     }
+    let graph = HullGraph::new(&vert, &adj_start, &adj).expect("valid hull graph");
     ConvexHull {
         vert,
         mesh_index: (0..8).collect(),
-        adj_start,
-        adj,
+        graph,
         face,
         poly_start,
         poly_vert,

@@ -5,7 +5,7 @@
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::{CcdOptions, ConvexGeom};
 use collide::narrow::PreContact;
-use collide::{ConvexHull, GeomType, HField};
+use collide::{ConvexHull, GeomType, HField, HullGraph};
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -15,11 +15,13 @@ pub fn hull(j: &Json) -> ConvexHull {
     let ext = j.get("extrema").u32s();
     let mut extrema = [0u32; 27];
     extrema.copy_from_slice(&ext);
+    let vert: Vec<_> = j.get("vert").arr().iter().map(Json::vec3).collect();
+    let graph = HullGraph::new(&vert, &j.get("adj_start").u32s(), &j.get("adj").u32s())
+        .expect("valid hull graph");
     ConvexHull {
-        vert: j.get("vert").arr().iter().map(Json::vec3).collect(),
+        vert,
         mesh_index: j.get("mesh_index").u32s(),
-        adj_start: j.get("adj_start").u32s(),
-        adj: j.get("adj").u32s(),
+        graph,
         face: j
             .get("face")
             .arr()

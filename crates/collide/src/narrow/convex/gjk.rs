@@ -130,7 +130,7 @@ pub(crate) fn gjk(
             backup = false;
         }
 
-        subdistance(&mut lambda, n + 1, simplex);
+        let known = subdistance(&mut lambda, n + 1, simplex);
         n = 0;
         for i in 0..4 {
             if lambda[i] == 0.0 {
@@ -148,7 +148,11 @@ pub(crate) fn gjk(
             out.nsimplex = 0;
             return out;
         }
-        x_k = projection(&lambda, n, simplex);
+        x_k = match known {
+            // the projection the sub-distance computed, if on the kept vertices
+            Some((k, p)) if k == n => p,
+            _ => projection(&lambda, n, simplex),
+        };
         x_norm_prev = x_norm;
         x_norm = x_k.length();
         k += 1;
@@ -259,8 +263,11 @@ pub(crate) fn lincomb(coef: &[f64], n: usize, v: impl Fn(usize) -> DVec3) -> DVe
     r
 }
 
+/// Both strictly positive or both strictly negative. Evaluated without short-circuits, so it
+/// compiles to flag arithmetic rather than data-dependent branches.
+#[inline]
 fn same_sign(a: f64, b: f64) -> bool {
-    (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)
+    ((a > 0.0) & (b > 0.0)) | ((a < 0.0) & (b < 0.0))
 }
 
 /// Origin projected on the plane through three points; `None` if they are collinear.
@@ -305,27 +312,39 @@ fn project_origin_line(v1: DVec3, v2: DVec3) -> DVec3 {
     v2 - diff * (v2.dot(diff) / dd)
 }
 
+/// `Some((k, p))`: `p` is the origin's projection on the affine hull of the `k` simplex vertices
+/// the barycentric coordinates are supported on, in their order, as [`projection`] computes it
+/// (the sub-distance computes it on the way; GJK reuses it when those `k` vertices are kept).
+type Known = Option<(usize, DVec3)>;
+
 /// Barycentric coordinates of the point of the simplex nearest the origin.
-fn subdistance(lambda: &mut [f64; 4], n: usize, simplex: &[Vertex; 4]) {
+fn subdistance(lambda: &mut [f64; 4], n: usize, simplex: &[Vertex; 4]) -> Known {
     *lambda = [0.0; 4];
     match n {
         4 => {
-            *lambda = s3d(
+            let (l, known) = s3d(
                 simplex[0].vert,
                 simplex[1].vert,
                 simplex[2].vert,
                 simplex[3].vert,
             );
+            *lambda = l;
+            known
         }
         3 => {
-            let l = s2d(simplex[0].vert, simplex[1].vert, simplex[2].vert);
+            let (l, known) = s2d(simplex[0].vert, simplex[1].vert, simplex[2].vert);
             lambda[..3].copy_from_slice(&l);
+            known
         }
         2 => {
-            let l = s1d(simplex[0].vert, simplex[1].vert);
+            let (l, known) = s1d(simplex[0].vert, simplex[1].vert);
             lambda[..2].copy_from_slice(&l);
+            known
         }
-        _ => lambda[0] = 1.0,
+        _ => {
+            lambda[0] = 1.0;
+            None
+        }
     }
 }
 
@@ -333,7 +352,7 @@ fn det3(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     a.dot(b.cross(c))
 }
 
-fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> [f64; 4] {
+fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> ([f64; 4], Known) {
     let c41 = -det3(s2, s3, s4);
     let c42 = det3(s1, s3, s4);
     let c43 = -det3(s1, s2, s4);
@@ -346,9 +365,10 @@ fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> [f64; 4] {
         same_sign(m_det, c44),
     ];
     if comp.iter().all(|&c| c) {
-        return [c41 / m_det, c42 / m_det, c43 / m_det, c44 / m_det];
+        return ([c41 / m_det, c42 / m_det, c43 / m_det, c44 / m_det], None);
     }
     let mut lambda = [0.0; 4];
+    let mut known = None;
     let mut dmin = FAR;
     let faces: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     let s = [s1, s2, s3, s4];
@@ -356,7 +376,7 @@ fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> [f64; 4] {
         if comp[f] {
             continue;
         }
-        let l = s2d(s[idx[0]], s[idx[1]], s[idx[2]]);
+        let (l, face_known) = s2d(s[idx[0]], s[idx[1]], s[idx[2]]);
         let x = s[idx[0]] * l[0] + s[idx[1]] * l[1] + s[idx[2]] * l[2];
         let d = x.dot(x);
         if d < dmin || dmin == FAR {
@@ -364,56 +384,78 @@ fn s3d(s1: DVec3, s2: DVec3, s3: DVec3, s4: DVec3) -> [f64; 4] {
             lambda[idx[0]] = l[0];
             lambda[idx[1]] = l[1];
             lambda[idx[2]] = l[2];
+            known = face_known;
             dmin = d;
         }
     }
-    lambda
+    (lambda, known)
 }
 
-/// The two coordinates (among x, y, z) of the projection with the largest area, and the
-/// corresponding signed minor.
-fn best_projection(s1: DVec3, s2: DVec3, s3: DVec3) -> (usize, usize, f64) {
+/// A coordinate plane: the triangle projections the sub-distance algorithm chooses between.
+#[derive(Clone, Copy)]
+enum Plane {
+    Yz,
+    Xz,
+    Xy,
+}
+
+impl Plane {
+    /// The two coordinates of `v` in this plane.
+    #[inline]
+    fn coords(self, v: DVec3) -> (f64, f64) {
+        match self {
+            Plane::Yz => (v.y, v.z),
+            Plane::Xz => (v.x, v.z),
+            Plane::Xy => (v.x, v.y),
+        }
+    }
+}
+
+/// The coordinate plane of the projection with the largest area, and the corresponding signed
+/// minor.
+fn best_projection(s1: DVec3, s2: DVec3, s3: DVec3) -> (Plane, f64) {
     let m14 = s2.y * s3.z - s2.z * s3.y - s1.y * s3.z + s1.z * s3.y + s1.y * s2.z - s1.z * s2.y;
     let m24 = s2.x * s3.z - s2.z * s3.x - s1.x * s3.z + s1.z * s3.x + s1.x * s2.z - s1.z * s2.x;
     let m34 = s2.x * s3.y - s2.y * s3.x - s1.x * s3.y + s1.y * s3.x + s1.x * s2.y - s1.y * s2.x;
     let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
     if mu1 >= mu2 && mu1 >= mu3 {
-        (1, 2, m14)
+        (Plane::Yz, m14)
     } else if mu2 >= mu3 {
-        (0, 2, m24)
+        (Plane::Xz, m24)
     } else {
-        (0, 1, m34)
+        (Plane::Xy, m34)
     }
 }
 
-/// Signed areas (cofactors) of `p` against the triangle's edges in the plane `(x, y)`.
-fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, x: usize, y: usize) -> [f64; 3] {
-    let (ax, ay) = (s1[x], s1[y]);
-    let (bx, by) = (s2[x], s2[y]);
-    let (cx, cy) = (s3[x], s3[y]);
-    let (px, py) = (p[x], p[y]);
+/// Signed areas (cofactors) of `p` against the triangle's edges, projected on `plane`.
+fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, plane: Plane) -> [f64; 3] {
+    let (ax, ay) = plane.coords(s1);
+    let (bx, by) = plane.coords(s2);
+    let (cx, cy) = plane.coords(s3);
+    let (px, py) = plane.coords(p);
     let c31 = px * by + py * cx + bx * cy - px * cy - py * bx - cx * by;
     let c32 = px * cy + py * ax + cx * ay - px * ay - py * cx - ax * cy;
     let c33 = px * ay + py * bx + ax * by - px * by - py * ax - bx * ay;
     [c31, c32, c33]
 }
 
-fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> [f64; 3] {
+fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> ([f64; 3], Known) {
     let Some(p_o) = project_origin_plane(s1, s2, s3) else {
-        let l = s1d(s1, s2);
-        return [l[0], l[1], 0.0];
+        let (l, known) = s1d(s1, s2);
+        return ([l[0], l[1], 0.0], known);
     };
-    let (x, y, m_max) = best_projection(s1, s2, s3);
-    let c = cofactors(s1, s2, s3, p_o, x, y);
+    let (plane, m_max) = best_projection(s1, s2, s3);
+    let c = cofactors(s1, s2, s3, p_o, plane);
     let comp = [
         same_sign(m_max, c[0]),
         same_sign(m_max, c[1]),
         same_sign(m_max, c[2]),
     ];
     if comp[0] && comp[1] && comp[2] {
-        return [c[0] / m_max, c[1] / m_max, c[2] / m_max];
+        return ([c[0] / m_max, c[1] / m_max, c[2] / m_max], Some((3, p_o)));
     }
     let mut lambda = [0.0; 3];
+    let mut known = None;
     let mut dmin = FAR;
     let edges: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
     let s = [s1, s2, s3];
@@ -421,49 +463,47 @@ fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> [f64; 3] {
         if comp[e] {
             continue;
         }
-        let l = s1d(s[idx[0]], s[idx[1]]);
+        let (l, edge_known) = s1d(s[idx[0]], s[idx[1]]);
         let xv = s[idx[0]] * l[0] + s[idx[1]] * l[1];
         let d = xv.dot(xv);
         if d < dmin || dmin == FAR {
             lambda = [0.0; 3];
             lambda[idx[0]] = l[0];
             lambda[idx[1]] = l[1];
+            known = edge_known;
             dmin = d;
         }
     }
-    lambda
+    (lambda, known)
 }
 
-fn s1d(s1: DVec3, s2: DVec3) -> [f64; 2] {
+fn s1d(s1: DVec3, s2: DVec3) -> ([f64; 2], Known) {
     let p_o = project_origin_line(s1, s2);
-    let mut mu_max = s1.x - s2.x;
-    let mut index = 0;
-    let mu = s1.y - s2.y;
-    if mu.abs() >= mu_max.abs() {
-        mu_max = mu;
-        index = 1;
+    // the coordinate with the largest |s1 - s2| (the last of equals)
+    let d = s1 - s2;
+    let (mut mu_max, mut a, mut b, mut p) = (d.x, s1.x, s2.x, p_o.x);
+    if d.y.abs() >= mu_max.abs() {
+        (mu_max, a, b, p) = (d.y, s1.y, s2.y, p_o.y);
     }
-    let mu = s1.z - s2.z;
-    if mu.abs() >= mu_max.abs() {
-        mu_max = mu;
-        index = 2;
+    if d.z.abs() >= mu_max.abs() {
+        (mu_max, a, b, p) = (d.z, s1.z, s2.z, p_o.z);
     }
-    let c1 = p_o[index] - s2[index];
-    let c2 = s1[index] - p_o[index];
+    let c1 = p - b;
+    let c2 = a - p;
     if same_sign(mu_max, c1) && same_sign(mu_max, c2) {
-        [c1 / mu_max, c2 / mu_max]
+        ([c1 / mu_max, c2 / mu_max], Some((2, p_o)))
     } else {
-        [0.0, 1.0]
+        ([0.0, 1.0], None)
     }
 }
 
 /// Affine coordinates of `p` in the triangle `(v1, v2, v3)` (assumed in its plane).
 pub(crate) fn tri_affine(v1: DVec3, v2: DVec3, v3: DVec3, p: DVec3) -> [f64; 3] {
-    let (x, y, m_max) = best_projection(v1, v2, v3);
+    let (plane, m_max) = best_projection(v1, v2, v3);
     if m_max == 0.0 {
         return [1.0, 0.0, 0.0];
     }
-    let c = cofactors(v1, v2, v3, p, x, y);
+    let c = cofactors(v1, v2, v3, p, plane);
     [c[0] / m_max, c[1] / m_max, c[2] / m_max]
 }
 
@@ -555,14 +595,57 @@ mod tests {
     }
 
     #[test]
+    fn subdistance_projection_is_the_recomputed_one() {
+        // GJK takes the sub-distance's projection instead of recomputing it: it must be the
+        // one `projection` gives on the kept vertices, bit for bit
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut reused = [0usize; 5];
+        for trial in 0..3000 {
+            let size = 2 + trial % 3;
+            let mut simplex = [Vertex::default(); 4];
+            for v in simplex.iter_mut().take(size) {
+                v.vert = DVec3::new(rnd(), rnd(), rnd() + 0.3);
+            }
+            let mut lambda = [0.0; 4];
+            let known = subdistance(&mut lambda, size, &simplex);
+            let mut n = 0;
+            for i in 0..4 {
+                if lambda[i] != 0.0 {
+                    simplex[n] = simplex[i];
+                    lambda[n] = lambda[i];
+                    n += 1;
+                }
+            }
+            if let Some((k, p)) = known {
+                if k == n {
+                    let q = projection(&lambda, n, &simplex);
+                    assert_eq!(
+                        p.to_array().map(f64::to_bits),
+                        q.to_array().map(f64::to_bits)
+                    );
+                    reused[k] += 1;
+                }
+            }
+        }
+        // both the edge and the triangle cases were exercised
+        assert!(reused[2] > 100 && reused[3] > 100, "{reused:?}");
+    }
+
+    #[test]
     fn subdistance_corner_cases() {
         // degenerate simplices give finite barycentric coordinates summing to one
         let p = DVec3::new(1.0, 2.0, 3.0);
-        let l = s1d(p, p);
+        let (l, _) = s1d(p, p);
         assert!(l.iter().all(|x| x.is_finite()));
-        let l = s2d(p, p, p);
+        let (l, _) = s2d(p, p, p);
         assert!(l.iter().all(|x| x.is_finite()));
-        let l = s3d(p, p + DVec3::X, p + DVec3::Y, p + DVec3::Z);
+        let (l, _) = s3d(p, p + DVec3::X, p + DVec3::Y, p + DVec3::Z);
         assert!((l.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{l:?}");
         let l = tri_affine(p, p, p, DVec3::ZERO);
         assert!(l.iter().all(|x| x.is_finite()));

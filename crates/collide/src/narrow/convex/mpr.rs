@@ -332,7 +332,7 @@ impl<'a> CcdObj<'a> {
 #[inline]
 pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
     let n = hull.vert.len();
-    if hull.adj_start.len() != n + 1 {
+    if hull.graph.len() != n {
         return true;
     }
     // the mesh has at least as many vertices as its hull: the scan of the mesh indices only
@@ -352,13 +352,6 @@ pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
 #[inline]
 fn vdot(ld: DVec3, v: DVec3) -> f64 {
     ld.x * v.x + ld.y * v.y + ld.z * v.z
-}
-
-#[inline]
-fn neighbours(hull: &ConvexHull, i: usize) -> &[u32] {
-    let a = hull.adj_start[i] as usize;
-    let b = hull.adj_start[i + 1] as usize;
-    hull.adj.get(a..b).unwrap_or(&[])
 }
 
 /// `mjc_meshSupport`: first maximum over the mesh vertices in mesh order (the hull vertices
@@ -400,6 +393,7 @@ fn extrema_bucket(ld: DVec3) -> usize {
 
 /// `mjc_hillclimbSupport` (4.0.0): seed from the 27-direction extrema table (or the warm start
 /// if that is at least as good), then climb to the best neighbour until no neighbour improves.
+#[inline]
 pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
     let verts = hull.vert.as_slice();
     let n = verts.len();
@@ -416,34 +410,14 @@ pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> 
             max = d;
         }
     }
-    let (starts, adj) = (hull.adj_start.as_slice(), hull.adj.as_slice());
-    for _ in 0..n + 1 {
-        let prev = cur;
-        let Some(&[a, b]) = starts.get(prev..prev + 2) else {
-            break;
-        };
-        for &nb in adj.get(a as usize..b as usize).unwrap_or(&[]) {
-            let Some(v) = verts.get(nb as usize) else {
-                continue;
-            };
-            let d = vdot(ld, *v);
-            if d > max {
-                max = d;
-                cur = nb as usize;
-            }
-        }
-        if cur == prev {
-            break;
-        }
-    }
-    cur
+    hull.graph.climb(ld, cur, max)
 }
 
 /// The mesh branch of `mjccd_support` for meshes with a hull graph: hill climbing from the warm
 /// start (or vertex 0).
 fn ccd_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
     let n = hull.vert.len();
-    if hull.adj_start.len() != n + 1 {
+    if hull.graph.len() != n {
         // no graph: exhaustive, first maximum
         let mut best = 0;
         let mut max = -1e10;
@@ -456,32 +430,12 @@ fn ccd_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
         }
         return best;
     }
-    let mut cur = if meshindex > 0 && (meshindex as usize) < n {
+    let cur = if meshindex > 0 && (meshindex as usize) < n {
         meshindex as usize
     } else {
         0
     };
-    let mut max = vdot(ld, hull.vert[cur]);
-    for _ in 0..n + 1 {
-        let at = cur;
-        let mut change = false;
-        for &nb in neighbours(hull, at) {
-            let nb = nb as usize;
-            if nb >= n {
-                continue;
-            }
-            let d = vdot(ld, hull.vert[nb]);
-            if d > max {
-                max = d;
-                cur = nb;
-                change = true;
-            }
-        }
-        if !change {
-            break;
-        }
-    }
-    cur
+    hull.graph.climb(ld, cur, vdot(ld, hull.vert[cur]))
 }
 
 // ------------------------------------------------------------------------------------------
