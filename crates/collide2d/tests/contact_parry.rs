@@ -177,6 +177,11 @@ fn ambiguous(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: DVec2) -> bool {
 
 const TOL: f64 = 1e-9;
 
+/// Agreement expected with parry: its GJK stops on a tolerance, and on rare separated pairs its
+/// distance is off by ~1e-8 (`pairs_where_parry_is_off_match_the_oracle`); the brute-force
+/// oracle is held to `TOL` and 1e-12.
+const PARRY_TOL: f64 = 1e-7;
+
 fn check_pair(sa: &Spec, pa: &Pose, sb: &Spec, pb: &Pose) -> Result<(), TestCaseError> {
     let (a, b) = (sa.ours(), sb.ours());
     let ours = distance(&a, pa, &b, pb);
@@ -187,39 +192,154 @@ fn check_pair(sa: &Spec, pa: &Pose, sb: &Spec, pb: &Pose) -> Result<(), TestCase
     if ours.distance.abs() < 1e-6 || !well_conditioned {
         return Ok(());
     }
+    let normal_agrees =
+        (ours.normal - n).length() <= PARRY_TOL || ambiguous(&a, pa, &b, pb, ours.normal);
+    let parry_agrees = (ours.distance - dist).abs() <= PARRY_TOL && normal_agrees;
+    // parry's EPA occasionally misjudges a penetration (a segment core, a sliver triangle:
+    // `pairs_where_parry_is_off_match_the_oracle`); there the brute-force oracle decides.
+    // Separations come from parry's GJK, which must agree.
     prop_assert!(
-        (ours.distance - dist).abs() <= TOL,
-        "distance {} vs parry {} ({:?} at {:?} / {:?} at {:?})",
+        parry_agrees || ours.distance < 0.0,
+        "distance {} normal {:?} vs parry {} {:?} ({:?} at {:?} / {:?} at {:?})",
         ours.distance,
+        ours.normal,
         dist,
+        n,
         sa,
         pa,
         sb,
         pb
     );
-    if (ours.normal - n).length() > TOL && !ambiguous(&a, pa, &b, pb, ours.normal) {
-        prop_assert!(
-            false,
-            "normal {:?} vs parry {:?} (distance {})",
-            ours.normal,
-            n,
-            ours.distance
-        );
-    }
     if ours.distance > 0.0 {
         let (qa, ra) = sa.parry_core();
         let (qb, rb) = sb.parry_core();
         let q = query::distance(&ppose(pa), &*qa, &ppose(pb), &*qb).unwrap();
-        prop_assert!((ours.distance - (q.distance - ra - rb)).abs() <= TOL);
+        prop_assert!((ours.distance - (q.distance - ra - rb)).abs() <= PARRY_TOL);
     }
-    // contact() reports the same depth
-    let c = contact(&a, pa, &b, pb, 10.0).unwrap();
-    prop_assert!((c.depth + dist).abs() <= TOL);
-    // and both agree with the brute-force Minkowski-difference oracle
+    // and ours agrees with the brute-force Minkowski-difference oracle
+    check_oracle(sa, pa, sb, pb)
+}
+
+/// Our distance and normal agree with the brute-force oracle, and `contact` reports the same
+/// depth.
+fn check_oracle(sa: &Spec, pa: &Pose, sb: &Spec, pb: &Pose) -> Result<(), TestCaseError> {
+    let (a, b) = (sa.ours(), sb.ours());
+    let ours = distance(&a, pa, &b, pb);
     let (od, on) = oracle(sa, pa, sb, pb);
-    prop_assert!((od - ours.distance).abs() <= 1e-12 * (1.0 + od.abs()));
-    prop_assert!((on - ours.normal).length() <= TOL);
+    prop_assert!(
+        (od - ours.distance).abs() <= 1e-12 * (1.0 + od.abs()),
+        "distance {} vs oracle {od}",
+        ours.distance
+    );
+    prop_assert!(
+        (on - ours.normal).length() <= TOL || ambiguous(&a, pa, &b, pb, ours.normal),
+        "normal {:?} vs oracle {on:?}",
+        ours.normal
+    );
+    let c = contact(&a, pa, &b, pb, 10.0).unwrap();
+    prop_assert!((c.depth + ours.distance).abs() <= TOL);
     Ok(())
+}
+
+/// Pairs found by the random tests where parry is off and the oracle agrees with us:
+/// a segment crossing a triangle, where the depth is the separating-axis minimum over the
+/// triangle's edge normals and the segment's normal, 0.2815299244380335 (worked out
+/// independently; parry's EPA reports 0.0159); a capsule crossing a triangle (parry: depth
+/// 0.235 for our 0.463); a sliver triangle crossing a triangle (parry: depth 0.00073 for the
+/// separating-axis depth 0.6130364269828223, worked out independently); a segment 0.739 away
+/// from a triangle (parry's GJK off by 6.4e-9).
+#[test]
+fn pairs_where_parry_is_off_match_the_oracle() {
+    let tri = |p: [[f64; 2]; 3]| Spec::Poly(p.iter().map(|q| v(q[0], q[1])).collect());
+    let cases = [
+        (
+            Spec::Segment(
+                v(-0.7206693596463782, 0.9242036851452585),
+                v(-0.9018831691167148, 0.7247871387607209),
+            ),
+            Pose::new(
+                v(-0.9488851389197497, 1.2335373348056435),
+                2.489333864540239,
+            ),
+            tri([
+                [-0.3151604441827502, -0.5658784183191196],
+                [0.7896269023772232, 0.976076779455322],
+                [0.0, 0.9419488886186298],
+            ]),
+            Pose::new(
+                v(-0.9464826451345826, 0.2543973816852394),
+                -2.1692282994032297,
+            ),
+            -0.2815299244380335,
+        ),
+        (
+            Spec::Capsule(
+                v(-0.8321480741312837, 0.3337664468448509),
+                v(-0.9439691327981456, 0.13474980952594737),
+                0.05,
+            ),
+            Pose::new(v(1.4027408347744676, 0.0), 1.6530848962454545),
+            tri([
+                [-0.6780444716381588, -0.6323564816302202],
+                [0.939144894802558, -0.8911819615930064],
+                [-0.41226405526905935, 0.8708319831925742],
+            ]),
+            Pose::new(
+                v(1.348072623242666, -0.9012710561680296),
+                -1.054349589480193,
+            ),
+            -0.4631995965624324,
+        ),
+        (
+            tri([
+                [-0.9377857864021869, -0.8325833425510127],
+                [0.6631217798135471, -0.9671241285366594],
+                [0.0, 0.7776881717737171],
+            ]),
+            Pose::new(
+                v(0.38962902899744006, 1.1435358743269801),
+                -0.7185649086839132,
+            ),
+            tri([
+                [-0.6225646999313253, 0.2552044497065432],
+                [-0.33925659787611834, 0.26291860250741445],
+                [0.0, 0.3116313609742626],
+            ]),
+            Pose::new(
+                v(-0.04661724045559257, 0.7258316792067395),
+                -1.1335378352854413,
+            ),
+            -0.6130364269828222,
+        ),
+        (
+            Spec::Segment(
+                v(0.7505878245848318, 0.11330013319723102),
+                v(0.2827031788960189, 0.5252938600599643),
+            ),
+            Pose::new(
+                v(-0.8430153799767021, -1.3303084447724562),
+                1.9322207703754957,
+            ),
+            tri([
+                [0.0, 0.0],
+                [0.7538355482462336, 0.24687775241405013],
+                [0.6970482736507918, 0.7081266509493671],
+            ]),
+            Pose::new(
+                v(0.37807460649901337, -0.7460038282870736),
+                2.658555096958591,
+            ),
+            0.7391652183787564,
+        ),
+    ];
+    for (sa, pa, sb, pb, expected) in &cases {
+        for (sa, pa, sb, pb) in [(sa, pa, sb, pb), (sb, pb, sa, pa)] {
+            let d = distance(&sa.ours(), pa, &sb.ours(), pb);
+            assert!((d.distance - expected).abs() < 1e-12, "{}", d.distance);
+            check_oracle(sa, pa, sb, pb).unwrap();
+            check_pair(sa, pa, sb, pb).unwrap();
+        }
+    }
 }
 
 proptest! {
