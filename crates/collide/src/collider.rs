@@ -6,8 +6,8 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{pair_margin_gap, pair_params, push_contacts, Contact};
-use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
+use crate::contact::{pair_params_with, push_contacts, Contact};
+use crate::filter::{bodies_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
@@ -60,6 +60,10 @@ impl std::ops::AddAssign for Stats {
 /// poses; buffers are reused, so steady-state detection does not allocate.
 pub struct Collider<'m> {
     model: &'m Model,
+    /// Per-geom constants of the pair filters, one record per geom.
+    geoms: Vec<GeomInfo>,
+    /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
+    override_margin: Option<f64>,
     broad: BroadPhase,
     bvh: Vec<Bvh>,
     /// Explicit pairs of each signature are matched against geom pairs of that body pair.
@@ -73,6 +77,19 @@ pub struct Collider<'m> {
     /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
     sort_keys: Vec<(usize, usize, usize)>,
     sort_buf: Vec<Contact>,
+}
+
+/// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
+/// record so that a pair's filters touch one cache line per geom instead of one per model array.
+#[derive(Clone, Copy, Debug)]
+struct GeomInfo {
+    kind: GeomType,
+    contype: u32,
+    conaffinity: u32,
+    rbound: f64,
+    margin: f64,
+    gap: f64,
+    size: glam::DVec3,
 }
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
@@ -97,8 +114,22 @@ impl<'m> Collider<'m> {
         let bvh = (0..model.nbody())
             .map(|b| Bvh::build(model, b, broad.body_geoms(b)))
             .collect();
+        let geoms = (0..model.ngeom())
+            .map(|g| GeomInfo {
+                kind: model.geom_type[g],
+                contype: model.geom_contype[g],
+                conaffinity: model.geom_conaffinity[g],
+                rbound: model.geom_rbound[g],
+                margin: model.geom_margin[g],
+                gap: model.geom_gap[g],
+                size: model.geom_size[g],
+            })
+            .collect();
         Ok(Collider {
             model,
+            geoms,
+            override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
+                .then_some(model.opt.o_margin),
             broad,
             bvh,
             stack: Vec::new(),
@@ -279,17 +310,17 @@ impl<'m> Collider<'m> {
         stats: &mut Stats,
     ) {
         if self.geom_pair_allowed(g1, g2) {
-            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
-                self.narrow_filtered(g1, g2, None, threshold, poses, out, stats);
+            if let Some(margin_gap) = self.leaf_obb_may_touch(g1, g2, poses) {
+                self.narrow_filtered(g1, g2, None, margin_gap, poses, out, stats);
             }
         }
     }
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
-    /// the pair's detection threshold (`margin + gap`) when both pass.
-    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<f64> {
+    /// the pair's `(margin, gap)` when both pass (the detection threshold is their sum).
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<(f64, f64)> {
         let m = self.model;
-        let (margin, gap) = pair_margin_gap(m, g1, g2, None);
+        let (margin, gap) = self.margin_gap(g1, g2, None);
         let threshold = margin + gap;
         let (p1, r1, p2, r2) = (
             poses.geom_xpos[g1],
@@ -298,10 +329,10 @@ impl<'m> Collider<'m> {
             &poses.geom_xmat[g2],
         );
         if !spheres_may_touch(
-            m.geom_rbound[g1],
+            self.geoms[g1].rbound,
             p1,
             r1,
-            m.geom_rbound[g2],
+            self.geoms[g2].rbound,
             p2,
             r2,
             threshold,
@@ -317,15 +348,31 @@ impl<'m> Collider<'m> {
                 glam::DVec3::new(a[3], a[4], a[5]),
             )
         };
-        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some(threshold)
+        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some((margin, gap))
+    }
+
+    /// Margin and gap of a geom pair (`contact::pair_margin_gap` from the packed records).
+    #[inline]
+    fn margin_gap(&self, g1: usize, g2: usize, pair: Option<usize>) -> (f64, f64) {
+        let m = self.model;
+        let (margin, gap) = match pair {
+            Some(p) => (m.pair_margin[p], m.pair_gap[p]),
+            None => {
+                let (i1, i2) = (&self.geoms[g1], &self.geoms[g2]);
+                (i1.margin + i2.margin, i1.gap + i2.gap)
+            }
+        };
+        (self.override_margin.unwrap_or(margin), gap)
     }
 
     /// Filters of a geom pair found through the body pairs (`filterCollisionPair` for
     /// non-explicit pairs) other than the bounding spheres: not an explicit pair (those are
-    /// collided with their own parameters), and the geom bitmasks.
+    /// collided with their own parameters), and the geom bitmasks (contype of one against
+    /// conaffinity of the other, either way).
+    #[inline]
     fn geom_pair_allowed(&self, g1: usize, g2: usize) -> bool {
-        let m = self.model;
-        geoms_can_collide(m, g1, g2)
+        let (i1, i2) = (&self.geoms[g1], &self.geoms[g2]);
+        ((i1.contype & i2.conaffinity) != 0 || (i2.contype & i1.conaffinity) != 0)
             && !self
                 .merged
                 .iter()
@@ -378,43 +425,44 @@ impl<'m> Collider<'m> {
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
-        let m = self.model;
-        let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+        let (margin, gap) = self.margin_gap(g1, g2, pair);
         let threshold = margin + gap;
         if spheres_may_touch(
-            m.geom_rbound[g1],
+            self.geoms[g1].rbound,
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
-            m.geom_rbound[g2],
+            self.geoms[g2].rbound,
             poses.geom_xpos[g2],
             &poses.geom_xmat[g2],
             threshold,
         ) {
-            self.narrow_filtered(g1, g2, pair, threshold, poses, out, stats);
+            self.narrow_filtered(g1, g2, pair, (margin, gap), poses, out, stats);
         }
     }
 
-    /// Dispatch and contact assembly for a geom pair that passed every filter; `threshold` is
-    /// the pair's `margin + gap`.
+    /// Dispatch and contact assembly for a geom pair that passed every filter, with the pair's
+    /// `(margin, gap)` (the detection threshold is their sum).
     #[allow(clippy::too_many_arguments)]
     fn narrow_filtered(
         &mut self,
         g1: usize,
         g2: usize,
         pair: Option<usize>,
-        threshold: f64,
+        (margin, gap): (f64, f64),
         poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
         let m = self.model;
+        let threshold = margin + gap;
         // geom 1 has the lower type
-        let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
-            (g2, g1)
+        let (t1, t2) = (self.geoms[g1].kind, self.geoms[g2].kind);
+        let (g1, g2, t1, t2) = if t1 > t2 {
+            (g2, g1, t2, t1)
         } else {
-            (g1, g2)
+            (g1, g2, t1, t2)
         };
-        let kind = dispatch(m.geom_type[g1], m.geom_type[g2]);
+        let kind = dispatch(t1, t2);
         if matches!(kind, Dispatch::Never) {
             return;
         }
@@ -425,12 +473,12 @@ impl<'m> Collider<'m> {
                 let s1 = Shape {
                     pos: poses.geom_xpos[g1],
                     mat: poses.geom_xmat[g1],
-                    size: m.geom_size[g1],
+                    size: self.geoms[g1].size,
                 };
                 let s2 = Shape {
                     pos: poses.geom_xpos[g2],
                     mat: poses.geom_xmat[g2],
-                    size: m.geom_size[g2],
+                    size: self.geoms[g2].size,
                 };
                 f(&s1, &s2, threshold, &mut self.pre)
             }
@@ -465,7 +513,7 @@ impl<'m> Collider<'m> {
         if n == 0 {
             return;
         }
-        let params = pair_params(m, g1, g2, pair);
+        let params = pair_params_with(m, g1, g2, pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }

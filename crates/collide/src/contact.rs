@@ -87,6 +87,18 @@ pub fn pair_margin_gap(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> 
 /// Mixed contact parameters of geoms `g1`, `g2`, or those of explicit pair `pair`.
 pub fn pair_params(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> PairParams {
     let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+    pair_params_with(m, g1, g2, pair, margin, gap)
+}
+
+/// [`pair_params`] with the pair's margin and gap already known (from [`pair_margin_gap`]).
+pub(crate) fn pair_params_with(
+    m: &Model,
+    g1: usize,
+    g2: usize,
+    pair: Option<usize>,
+    margin: f64,
+    gap: f64,
+) -> PairParams {
     let mut p = match pair {
         Some(p) => PairParams {
             margin,
