@@ -229,18 +229,19 @@ pub fn push_contacts(
     params: &PairParams,
     out: &mut Vec<Contact>,
 ) {
-    let bits = |v: DVec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
-    let mut last: Option<([u64; 3], [u64; 3], [DVec3; 3])> = None;
+    let same = |a: DVec3, b: DVec3| {
+        (a.x.to_bits() == b.x.to_bits())
+            & (a.y.to_bits() == b.y.to_bits())
+            & (a.z.to_bits() == b.z.to_bits())
+    };
+    out.reserve(pres.len());
+    let mut prev: Option<&PreContact> = None;
+    let mut frame = [DVec3::ZERO; 3];
     for pre in pres {
-        let (nb, tb) = (bits(pre.normal), bits(pre.tangent));
-        let frame = match last {
-            Some((n, t, f)) if n == nb && t == tb => f,
-            _ => {
-                let f = make_frame(pre.normal, pre.tangent);
-                last = Some((nb, tb, f));
-                f
-            }
-        };
+        if !prev.is_some_and(|p| same(p.normal, pre.normal) && same(p.tangent, pre.tangent)) {
+            frame = make_frame(pre.normal, pre.tangent);
+        }
+        prev = Some(pre);
         out.push(make_contact_framed(geom, pre, params, frame));
     }
 }
