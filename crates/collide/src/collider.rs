@@ -6,7 +6,7 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{pair_params_with, push_contacts, Contact};
+use crate::contact::{pair_params_with, push_contacts, Contact, GeomParams};
 use crate::filter::{bodies_can_collide, spheres_may_touch};
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
@@ -62,6 +62,8 @@ pub struct Collider<'m> {
     model: &'m Model,
     /// Per-geom constants of the pair filters, one record per geom.
     geoms: Vec<GeomInfo>,
+    /// Per-geom contact parameters, mixed per pair for the pairs that touch.
+    params: Vec<GeomParams>,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
     broad: BroadPhase,
@@ -128,6 +130,9 @@ impl<'m> Collider<'m> {
         Ok(Collider {
             model,
             geoms,
+            params: (0..model.ngeom())
+                .map(|g| GeomParams::of(model, g))
+                .collect(),
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad,
@@ -513,7 +518,8 @@ impl<'m> Collider<'m> {
         if n == 0 {
             return;
         }
-        let params = pair_params_with(m, g1, g2, pair, margin, gap);
+        let (a, b) = (&self.params[g1], &self.params[g2]);
+        let params = pair_params_with(m, a, b, pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }
