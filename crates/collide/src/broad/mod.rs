@@ -24,7 +24,7 @@ pub struct BroadPhase {
     always: Vec<usize>,
     /// All collidable bodies.
     collidable: Vec<usize>,
-    /// Signatures of the `always` bodies' pairs that pass the body filters.
+    /// Signatures of the `always` bodies' pairs that pass the body filters, sorted and unique.
     always_pairs: Vec<u32>,
     /// Collidable geoms of all bodies, body by body: those of body `b` are
     /// `geoms[geoms_start[b]..geoms_start[b + 1]]`.
@@ -234,6 +234,8 @@ impl BroadPhase {
                 }
             }
         }
+        self.always_pairs.sort_unstable();
+        self.always_pairs.dedup();
     }
 
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
@@ -247,11 +249,13 @@ impl BroadPhase {
                 let (lo, hi) = body_box(m, poses, geoms, override_margin, world);
                 small.set(k, lo, hi);
             }
+            // `swept` is in body order, so pairs reported in `(i, j)` order have sorted
+            // signatures
             let (swept, pairs) = (&self.swept, &mut self.pairs);
             small.overlapping_pairs(|i, j| pairs.push(signature(swept[i], swept[j])));
             // the principal-frame boxes were not updated
             self.axes = None;
-            self.finish_pairs(m);
+            self.merge_always_pairs();
             return;
         }
         let fresh = principal_axes(m, poses);
@@ -302,6 +306,26 @@ impl BroadPhase {
         self.finish_pairs(m);
     }
 
+    /// Merges the always-colliding pairs into the sorted, unique swept ones (no body is both
+    /// swept and always-colliding; a signature in both lists is kept once all the same).
+    fn merge_always_pairs(&mut self) {
+        let (swept, always) = (&self.pairs, &self.always_pairs);
+        if always.is_empty() {
+            return;
+        }
+        let merged = &mut self.scratch;
+        merged.clear();
+        let (mut i, mut j) = (0, 0);
+        while let (Some(&a), Some(&b)) = (swept.get(i), always.get(j)) {
+            merged.push(a.min(b));
+            i += usize::from(a <= b);
+            j += usize::from(b <= a);
+        }
+        merged.extend_from_slice(&swept[i..]);
+        merged.extend_from_slice(&always[j..]);
+        std::mem::swap(&mut self.pairs, &mut self.scratch);
+    }
+
     /// Adds the always-colliding pairs to the swept ones, then sorts and deduplicates.
     fn finish_pairs(&mut self, m: &Model) {
         self.pairs.extend_from_slice(&self.always_pairs);
@@ -347,7 +371,30 @@ impl BroadPhase {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_signatures;
+    use super::{sort_signatures, BroadPhase};
+
+    #[test]
+    fn always_pairs_merge_into_sorted_swept_pairs() {
+        let sig = |a: u32, b: u32| (a << 16) + b;
+        let mut bp = BroadPhase {
+            pairs: vec![sig(1, 2), sig(2, 5), sig(3, 4), sig(4, 6)],
+            // a static plane body (3) pairs with bodies below and above it
+            always_pairs: vec![sig(0, 1), sig(0, 2), sig(1, 3), sig(3, 5), sig(3, 6)],
+            ..Default::default()
+        };
+        bp.merge_always_pairs();
+        let mut expect = [
+            bp.always_pairs.clone(),
+            vec![sig(1, 2), sig(2, 5), sig(3, 4), sig(4, 6)],
+        ]
+        .concat();
+        expect.sort_unstable();
+        assert_eq!(bp.pairs(), expect);
+        // nothing swept: the always pairs alone
+        bp.pairs.clear();
+        bp.merge_always_pairs();
+        assert_eq!(bp.pairs(), bp.always_pairs);
+    }
 
     #[test]
     fn counting_sort_orders_signatures() {
