@@ -164,12 +164,13 @@ impl SmallSweep {
             }
         }
         // read the bit matrix back in order, clearing it for the next call
-        for (k, word) in self.hits.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            let (i, base) = (k / self.words, (k % self.words) * 64);
-            while bits != 0 {
-                emit(i, base + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
+        for (i, row) in self.hits.chunks_exact_mut(self.words).enumerate() {
+            for (w, word) in row.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    emit(i, w * 64 + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
             }
         }
     }
