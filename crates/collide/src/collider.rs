@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::broad::BroadPhase;
 use crate::contact::{pair_params_with, push_contacts, Contact, GeomParams};
-use crate::filter::{bodies_can_collide, spheres_may_touch};
+use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
@@ -218,7 +218,8 @@ impl<'m> Collider<'m> {
             while next_exclude < excludes.len() && excludes[next_exclude] < sig {
                 next_exclude += 1;
             }
-            if excludes.get(next_exclude) == Some(&sig) || !bodies_can_collide(m, b1, b2) {
+            // (the broad phase already applied the body filters and the body bitmasks)
+            if excludes.get(next_exclude) == Some(&sig) {
                 continue;
             }
             let (geoms1, geoms2) = (broad.body_geoms(b1), broad.body_geoms(b2));
