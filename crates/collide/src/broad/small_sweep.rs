@@ -19,9 +19,8 @@ const AXIS_HYSTERESIS: f64 = 1.5;
 /// Sweep state for up to [`MAX_BOXES`] boxes; buffers and order are reused across calls.
 #[derive(Clone, Debug)]
 pub struct SmallSweep {
-    /// Lower and upper bounds per world axis, one entry per box.
-    lo: [Vec<f64>; 3],
-    hi: [Vec<f64>; 3],
+    /// The boxes, bounds along the world axes.
+    boxes: Vec<Record>,
     /// Box indices sorted by lower bound along `axis` (as of the last call).
     order: Vec<u16>,
     /// The sweep axis (0, 1, 2 for x, y, z).
@@ -38,7 +37,8 @@ pub struct SmallSweep {
     words: usize,
 }
 
-/// A box in the sweep frame of one call: bounds along the sweep axis first.
+/// A box: bounds along the world axes (in [`SmallSweep::set`]) or along the sweep axis first
+/// (the scan's records).
 #[derive(Clone, Copy, Debug)]
 struct Record {
     lo: [f64; 3],
@@ -67,8 +67,13 @@ impl SmallSweep {
             .collect();
         let words = n.div_ceil(64);
         Some(SmallSweep {
-            lo: std::array::from_fn(|_| vec![f64::INFINITY; n]),
-            hi: std::array::from_fn(|_| vec![f64::NEG_INFINITY; n]),
+            boxes: (0..n)
+                .map(|id| Record {
+                    lo: [f64::INFINITY; 3],
+                    hi: [f64::NEG_INFINITY; 3],
+                    id,
+                })
+                .collect(),
             order: (0..n as u16).collect(),
             axis: 0,
             allowed: matrix,
@@ -92,17 +97,15 @@ impl SmallSweep {
     /// Sets box `i` (ignored when out of range). A box with a lower bound above its upper
     /// bound, or a NaN, on some axis is empty: it overlaps nothing.
     pub fn set(&mut self, i: usize, lo: [f64; 3], hi: [f64; 3]) {
-        if i >= self.len() {
+        let Some(b) = self.boxes.get_mut(i) else {
             return;
-        }
+        };
         let empty = !((lo[0] <= hi[0]) & (lo[1] <= hi[1]) & (lo[2] <= hi[2]));
-        for a in 0..3 {
-            (self.lo[a][i], self.hi[a][i]) = if empty {
-                (f64::INFINITY, f64::NEG_INFINITY)
-            } else {
-                (lo[a], hi[a])
-            };
-        }
+        (b.lo, b.hi) = if empty {
+            ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3])
+        } else {
+            (lo, hi)
+        };
     }
 
     /// Calls `emit(i, j)` (`i < j`) once for every allowed pair of boxes that overlap on all
@@ -115,13 +118,13 @@ impl SmallSweep {
         self.choose_axis();
         let a = self.axis;
         let (b, c) = ((a + 1) % 3, (a + 2) % 3);
-        let lo_a = &self.lo[a];
+        let boxes = &self.boxes;
         // insertion sort of the kept order (a few swaps when the boxes moved a little)
         for k in 1..n {
             let id = self.order[k];
-            let key = lo_a[id as usize];
+            let key = boxes[id as usize].lo[a];
             let mut p = k;
-            while p > 0 && lo_a[self.order[p - 1] as usize] > key {
+            while p > 0 && boxes[self.order[p - 1] as usize].lo[a] > key {
                 self.order[p] = self.order[p - 1];
                 p -= 1;
             }
@@ -129,19 +132,12 @@ impl SmallSweep {
         }
         // the boxes in sweep order, each in one record: the scan below streams through them
         self.sorted.clear();
-        let (hi_a, lo_b, hi_b, lo_c, hi_c) = (
-            &self.hi[a],
-            &self.lo[b],
-            &self.hi[b],
-            &self.lo[c],
-            &self.hi[c],
-        );
         self.sorted.extend(self.order.iter().map(|&i| {
-            let i = i as usize;
+            let x = &boxes[i as usize];
             Record {
-                lo: [lo_a[i], lo_b[i], lo_c[i]],
-                hi: [hi_a[i], hi_b[i], hi_c[i]],
-                id: i,
+                lo: [x.lo[a], x.lo[b], x.lo[c]],
+                hi: [x.hi[a], x.hi[b], x.hi[c]],
+                id: x.id,
             }
         }));
         for (p, r) in self.sorted.iter().enumerate() {
@@ -178,21 +174,23 @@ impl SmallSweep {
     /// Keeps the sweep axis unless another world axis spreads the (non-empty) box centres
     /// [`AXIS_HYSTERESIS`] times more; a new axis starts from a fresh order.
     fn choose_axis(&mut self) {
-        let mut spread = [0.0f64; 3];
-        for (a, s) in spread.iter_mut().enumerate() {
-            let (mut sum, mut sq, mut k) = (0.0, 0.0, 0.0);
-            for (&l, &h) in self.lo[a].iter().zip(&self.hi[a]) {
-                if l <= h {
-                    let c = l + h;
-                    sum += c;
-                    sq += c * c;
-                    k += 1.0;
+        let (mut sum, mut sq, mut k) = ([0.0f64; 3], [0.0f64; 3], 0.0);
+        for x in &self.boxes {
+            // a box is empty on all three axes or on none (see `set`)
+            if x.lo[0] <= x.hi[0] {
+                for a in 0..3 {
+                    let c = x.lo[a] + x.hi[a];
+                    sum[a] += c;
+                    sq[a] += c * c;
                 }
-            }
-            if k > 0.0 {
-                *s = sq - sum * sum / k;
+                k += 1.0;
             }
         }
+        let spread: [f64; 3] = if k > 0.0 {
+            std::array::from_fn(|a| sq[a] - sum[a] * sum[a] / k)
+        } else {
+            [0.0; 3]
+        };
         let best = (0..3).fold(self.axis, |b, a| if spread[a] > spread[b] { a } else { b });
         if best != self.axis && spread[best] > AXIS_HYSTERESIS * spread[self.axis] {
             self.axis = best;
