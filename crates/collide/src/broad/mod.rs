@@ -30,6 +30,8 @@ pub struct BroadPhase {
     /// `geoms[geoms_start[b]..geoms_start[b + 1]]`.
     geoms: Vec<usize>,
     geoms_start: Vec<usize>,
+    /// The box inputs of `geoms[k]`, in the same order.
+    geom_boxes: Vec<GeomBox>,
     boxes: Intervals,
     sap: SweepAndPrune,
     /// The sweep of models with few swept bodies (world axes, no principal frame); used while
@@ -100,34 +102,54 @@ fn boxes_bound_contacts<'a>(
     })
 }
 
-/// The box of a body's collidable `geoms` along three orthonormal axes, where `to_frame(v)` gives
-/// the components of `v` along the axes: per geom, the tighter of its bounding sphere and its
-/// oriented box on each axis, grown by the geom's margin and gap (half the override margin
-/// when `override_margin`). Returns the lower and upper corners.
-#[inline(always)]
-fn body_box(
-    m: &Model,
-    poses: &PoseView,
-    geoms: &[usize],
-    override_margin: bool,
-    to_frame: impl Fn(DVec3) -> DVec3,
-) -> ([f64; 3], [f64; 3]) {
-    let mut lo = DVec3::INFINITY;
-    let mut hi = DVec3::NEG_INFINITY;
-    for &g in geoms {
-        let margin = if override_margin {
+/// What [`body_box`] needs of a geom besides its pose, gathered in one record per geom.
+#[derive(Clone, Copy, Debug)]
+struct GeomBox {
+    geom: usize,
+    /// Growth of the box: the geom's `margin + gap`, or half the override margin.
+    margin: f64,
+    rbound: f64,
+    /// Local AABB centre and half sizes.
+    aabb: [f64; 6],
+}
+
+impl GeomBox {
+    fn new(m: &Model, g: usize) -> GeomBox {
+        let margin = if m.opt.enableflags & enable::OVERRIDE != 0 {
             0.5 * m.opt.o_margin
         } else {
             m.geom_margin[g] + m.geom_gap[g]
         };
+        GeomBox {
+            geom: g,
+            margin,
+            rbound: m.geom_rbound[g],
+            aabb: m.geom_aabb[g],
+        }
+    }
+}
+
+/// The box of a body's collidable geoms (`geoms`) along three orthonormal axes, where
+/// `to_frame(v)` gives the components of `v` along the axes: per geom, the tighter of its
+/// bounding sphere and its oriented box on each axis, grown by the geom's margin and gap (half
+/// the override margin when the override is on). Returns the lower and upper corners.
+#[inline(always)]
+fn body_box(
+    poses: &PoseView,
+    geoms: &[GeomBox],
+    to_frame: impl Fn(DVec3) -> DVec3,
+) -> ([f64; 3], [f64; 3]) {
+    let mut lo = DVec3::INFINITY;
+    let mut hi = DVec3::NEG_INFINITY;
+    for gb in geoms {
+        let (g, a, margin) = (gb.geom, &gb.aabb, gb.margin);
         let r = &poses.geom_xmat[g];
-        let a = &m.geom_aabb[g];
         let p = to_frame(poses.geom_xpos[g]);
         let acen = to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]));
         let ah = (to_frame(r.x_axis) * a[3]).abs()
             + (to_frame(r.y_axis) * a[4]).abs()
             + (to_frame(r.z_axis) * a[5]).abs();
-        let rb = DVec3::splat(m.geom_rbound[g]);
+        let rb = DVec3::splat(gb.rbound);
         lo = lo.min((p - rb).max(acen - ah) - margin);
         hi = hi.max((p + rb).min(acen + ah) + margin);
     }
@@ -187,6 +209,11 @@ impl BroadPhase {
                 }))
                 .collect(),
             geoms: body_geoms.concat(),
+            geom_boxes: body_geoms
+                .iter()
+                .flatten()
+                .map(|&g| GeomBox::new(m, g))
+                .collect(),
             ..Default::default()
         };
         for (b, &plane) in has_plane.iter().enumerate() {
@@ -241,12 +268,11 @@ impl BroadPhase {
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
     pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
-        let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
         if let Some(small) = self.small.as_mut().filter(|_| !self.any_asleep) {
             let world = |v: DVec3| v;
             for (k, &b) in self.swept.iter().enumerate() {
-                let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
-                let (lo, hi) = body_box(m, poses, geoms, override_margin, world);
+                let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+                let (lo, hi) = body_box(poses, geoms, world);
                 small.set(k, lo, hi);
             }
             // `swept` is in body order, so pairs reported in `(i, j)` order have sorted
@@ -281,8 +307,8 @@ impl BroadPhase {
             if asleep && reuse {
                 continue;
             }
-            let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
-            let (lo, hi) = body_box(m, poses, geoms, override_margin, frame);
+            let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+            let (lo, hi) = body_box(poses, geoms, frame);
             self.boxes.set(k, lo, hi);
         }
 
