@@ -211,7 +211,7 @@ impl<'m> Collider<'m> {
                     self.merged
                         .push((m.pair_geom1[next_pair], m.pair_geom2[next_pair]));
                 }
-                self.collide_explicit(next_pair, poses, out, &mut stats);
+                self.collide_explicit(next_pair, &broad, poses, out, &mut stats);
                 next_pair += 1;
             }
             let (b1, b2) = ((sig >> 16) as usize, (sig & 0xFFFF) as usize);
@@ -273,11 +273,11 @@ impl<'m> Collider<'m> {
                 }
             }
         }
-        self.broad = broad;
         while next_pair < npair {
-            self.collide_explicit(next_pair, poses, out, &mut stats);
+            self.collide_explicit(next_pair, &broad, poses, out, &mut stats);
             next_pair += 1;
         }
+        self.broad = broad;
         stats.contacts = out.len();
         stats
     }
@@ -400,10 +400,12 @@ impl<'m> Collider<'m> {
     }
 
     /// An explicit `<pair>`: its own parameters, no bitmask; skipped when a body sleeps and
-    /// neither is awake and dynamic.
+    /// neither is awake and dynamic (sleep flags from `broad`, the collider's broad phase,
+    /// taken out of `self` during the body-pair loop).
     fn collide_explicit(
         &mut self,
         p: usize,
+        broad: &BroadPhase,
         poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
@@ -413,7 +415,7 @@ impl<'m> Collider<'m> {
             m.geom_bodyid[m.pair_geom1[p]],
             m.geom_bodyid[m.pair_geom2[p]],
         );
-        let (s1, s2) = (self.broad.is_asleep(b1), self.broad.is_asleep(b2));
+        let (s1, s2) = (broad.is_asleep(b1), broad.is_asleep(b2));
         let idle = |s: bool, b: usize| s || m.body_weldid[b] == 0;
         if (s1 || s2) && idle(s1, b1) && idle(s2, b2) {
             return;
