@@ -66,7 +66,9 @@ pub struct Collider<'m> {
     params: Vec<GeomParams>,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
-    broad: BroadPhase,
+    /// Boxed so that detection can take it out of the collider by moving a pointer (it is
+    /// `None` only during [`Collider::detect_view`]).
+    broad: Option<Box<BroadPhase>>,
     bvh: Vec<Bvh>,
     /// Explicit pairs of each signature are matched against geom pairs of that body pair.
     stack: Vec<(u32, u32)>,
@@ -135,7 +137,7 @@ impl<'m> Collider<'m> {
                 .collect(),
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
-            broad,
+            broad: Some(Box::new(broad)),
             bvh,
             stack: Vec::new(),
             pre: [PreContact::default(); MAX_PAIR_CONTACTS],
@@ -167,7 +169,9 @@ impl<'m> Collider<'m> {
     /// collided; a sleeping body still collides with awake and mocap bodies. Sleeping bodies
     /// keep their broad-phase boxes and are never swept against each other.
     pub fn set_asleep(&mut self, asleep: &[bool]) {
-        self.broad.set_asleep(self.model, asleep);
+        if let Some(broad) = self.broad.as_mut() {
+            broad.set_asleep(self.model, asleep);
+        }
     }
 
     /// Geom pairs of the last call that could not be collided (see [`Stats::unsupported`]).
@@ -196,7 +200,9 @@ impl<'m> Collider<'m> {
         let mut next_pair = 0;
 
         // the broad phase borrows its own buffer; take it out for the loop
-        let mut broad = std::mem::take(&mut self.broad);
+        let Some(mut broad) = self.broad.take() else {
+            return stats;
+        };
         broad.run(m, poses);
         let sigs = broad.pairs();
         stats.body_pairs = sigs.len();
@@ -277,7 +283,7 @@ impl<'m> Collider<'m> {
             self.collide_explicit(next_pair, &broad, poses, out, &mut stats);
             next_pair += 1;
         }
-        self.broad = broad;
+        self.broad = Some(broad);
         stats.contacts = out.len();
         stats
     }
