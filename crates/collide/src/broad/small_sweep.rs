@@ -140,12 +140,14 @@ impl SmallSweep {
                 id: x.id,
             }
         }));
-        for (p, r) in self.sorted.iter().enumerate() {
+        let mut rest = &self.sorted[..];
+        while let Some((r, later)) = rest.split_first() {
+            rest = later;
             if !self.pairs_any[r.id] {
                 continue;
             }
             let row = &self.allowed[r.id * n..(r.id + 1) * n];
-            for q in &self.sorted[p + 1..] {
+            for q in later {
                 if q.lo[0] > r.hi[0] {
                     break;
                 }
