@@ -258,6 +258,40 @@ fn sleeping_bodies_skip_each_other_and_static_geometry() {
     assert_eq!(again, all);
 }
 
+/// An explicit pair of two sleeping bodies whose signature comes before a body pair of the
+/// broad phase is merged inside the body-pair loop; it must be skipped there as it is after
+/// the loop.
+#[test]
+fn explicit_pair_of_sleeping_bodies_merged_inside_the_body_pair_loop_is_skipped() {
+    let m = model(
+        r#"<mujoco><worldbody>
+          <body name="a" pos="0 0 0"><freejoint/><geom name="a" type="box" size=".1 .1 .1"/></body>
+          <body name="b" pos="0 0 .199"><freejoint/><geom name="b" type="box" size=".1 .1 .1"/></body>
+          <body name="ball" pos="0 0 .348"><freejoint/><geom name="ball" size=".05"/></body>
+        </worldbody>
+        <contact><pair geom1="a" geom2="b"/></contact></mujoco>"#,
+    );
+    let mut poses = Poses::new(&m);
+    forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("kinematics");
+    let mut c = Collider::new(&m).expect("collider");
+    let mut out = Vec::new();
+    c.detect(&poses, &mut out);
+    let pairs = |v: &[Contact]| {
+        let mut p: Vec<_> = v.iter().map(|c| c.geom).collect();
+        p.dedup();
+        p
+    };
+    assert_eq!(
+        pairs(&out),
+        vec![[0, 1], [2, 1]],
+        "explicit a-b, then ball-b"
+    );
+    // both boxes asleep: the explicit pair is skipped, the awake ball still touches box b
+    c.set_asleep(&[false, true, true, false]);
+    c.detect(&poses, &mut out);
+    assert_eq!(pairs(&out), vec![[2, 1]]);
+}
+
 #[test]
 fn convex_budget_exhaustion_is_counted_not_silent() {
     // two deeply overlapping ellipsoids: EPA needs many expansions on curved supports

@@ -6,8 +6,8 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{pair_margin_gap, pair_params, push_contacts, Contact};
-use crate::filter::{bodies_can_collide, geoms_can_collide, spheres_may_touch};
+use crate::contact::{pair_params_with, push_contacts, Contact, GeomParams};
+use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
@@ -60,7 +60,15 @@ impl std::ops::AddAssign for Stats {
 /// poses; buffers are reused, so steady-state detection does not allocate.
 pub struct Collider<'m> {
     model: &'m Model,
-    broad: BroadPhase,
+    /// Per-geom constants of the pair filters, one record per geom.
+    geoms: Vec<GeomInfo>,
+    /// Per-geom contact parameters, mixed per pair for the pairs that touch.
+    params: Vec<GeomParams>,
+    /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
+    override_margin: Option<f64>,
+    /// Boxed so that detection can take it out of the collider by moving a pointer (it is
+    /// `None` only during [`Collider::detect_view`]).
+    broad: Option<Box<BroadPhase>>,
     bvh: Vec<Bvh>,
     /// Explicit pairs of each signature are matched against geom pairs of that body pair.
     stack: Vec<(u32, u32)>,
@@ -73,6 +81,19 @@ pub struct Collider<'m> {
     /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
     sort_keys: Vec<(usize, usize, usize)>,
     sort_buf: Vec<Contact>,
+}
+
+/// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
+/// record so that a pair's filters touch one cache line per geom instead of one per model array.
+#[derive(Clone, Copy, Debug)]
+struct GeomInfo {
+    kind: GeomType,
+    contype: u32,
+    conaffinity: u32,
+    rbound: f64,
+    margin: f64,
+    gap: f64,
+    size: glam::DVec3,
 }
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
@@ -97,9 +118,26 @@ impl<'m> Collider<'m> {
         let bvh = (0..model.nbody())
             .map(|b| Bvh::build(model, b, broad.body_geoms(b)))
             .collect();
+        let geoms = (0..model.ngeom())
+            .map(|g| GeomInfo {
+                kind: model.geom_type[g],
+                contype: model.geom_contype[g],
+                conaffinity: model.geom_conaffinity[g],
+                rbound: model.geom_rbound[g],
+                margin: model.geom_margin[g],
+                gap: model.geom_gap[g],
+                size: model.geom_size[g],
+            })
+            .collect();
         Ok(Collider {
             model,
-            broad,
+            geoms,
+            params: (0..model.ngeom())
+                .map(|g| GeomParams::of(model, g))
+                .collect(),
+            override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
+                .then_some(model.opt.o_margin),
+            broad: Some(Box::new(broad)),
             bvh,
             stack: Vec::new(),
             pre: [PreContact::default(); MAX_PAIR_CONTACTS],
@@ -131,7 +169,9 @@ impl<'m> Collider<'m> {
     /// collided; a sleeping body still collides with awake and mocap bodies. Sleeping bodies
     /// keep their broad-phase boxes and are never swept against each other.
     pub fn set_asleep(&mut self, asleep: &[bool]) {
-        self.broad.set_asleep(self.model, asleep);
+        if let Some(broad) = self.broad.as_mut() {
+            broad.set_asleep(self.model, asleep);
+        }
     }
 
     /// Geom pairs of the last call that could not be collided (see [`Stats::unsupported`]).
@@ -160,7 +200,9 @@ impl<'m> Collider<'m> {
         let mut next_pair = 0;
 
         // the broad phase borrows its own buffer; take it out for the loop
-        let mut broad = std::mem::take(&mut self.broad);
+        let Some(mut broad) = self.broad.take() else {
+            return stats;
+        };
         broad.run(m, poses);
         let sigs = broad.pairs();
         stats.body_pairs = sigs.len();
@@ -175,14 +217,15 @@ impl<'m> Collider<'m> {
                     self.merged
                         .push((m.pair_geom1[next_pair], m.pair_geom2[next_pair]));
                 }
-                self.collide_explicit(next_pair, poses, out, &mut stats);
+                self.collide_explicit(next_pair, &broad, poses, out, &mut stats);
                 next_pair += 1;
             }
             let (b1, b2) = ((sig >> 16) as usize, (sig & 0xFFFF) as usize);
             while next_exclude < excludes.len() && excludes[next_exclude] < sig {
                 next_exclude += 1;
             }
-            if excludes.get(next_exclude) == Some(&sig) || !bodies_can_collide(m, b1, b2) {
+            // (the broad phase already applied the body filters and the body bitmasks)
+            if excludes.get(next_exclude) == Some(&sig) {
                 continue;
             }
             let (geoms1, geoms2) = (broad.body_geoms(b1), broad.body_geoms(b2));
@@ -236,11 +279,11 @@ impl<'m> Collider<'m> {
                 }
             }
         }
-        self.broad = broad;
         while next_pair < npair {
-            self.collide_explicit(next_pair, poses, out, &mut stats);
+            self.collide_explicit(next_pair, &broad, poses, out, &mut stats);
             next_pair += 1;
         }
+        self.broad = Some(broad);
         stats.contacts = out.len();
         stats
     }
@@ -279,17 +322,17 @@ impl<'m> Collider<'m> {
         stats: &mut Stats,
     ) {
         if self.geom_pair_allowed(g1, g2) {
-            if let Some(threshold) = self.leaf_obb_may_touch(g1, g2, poses) {
-                self.narrow_filtered(g1, g2, None, threshold, poses, out, stats);
+            if let Some(margin_gap) = self.leaf_obb_may_touch(g1, g2, poses) {
+                self.narrow_filtered(g1, g2, None, margin_gap, poses, out, stats);
             }
         }
     }
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
-    /// the pair's detection threshold (`margin + gap`) when both pass.
-    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<f64> {
+    /// the pair's `(margin, gap)` when both pass (the detection threshold is their sum).
+    fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<(f64, f64)> {
         let m = self.model;
-        let (margin, gap) = pair_margin_gap(m, g1, g2, None);
+        let (margin, gap) = self.margin_gap(g1, g2, None);
         let threshold = margin + gap;
         let (p1, r1, p2, r2) = (
             poses.geom_xpos[g1],
@@ -298,10 +341,10 @@ impl<'m> Collider<'m> {
             &poses.geom_xmat[g2],
         );
         if !spheres_may_touch(
-            m.geom_rbound[g1],
+            self.geoms[g1].rbound,
             p1,
             r1,
-            m.geom_rbound[g2],
+            self.geoms[g2].rbound,
             p2,
             r2,
             threshold,
@@ -317,15 +360,31 @@ impl<'m> Collider<'m> {
                 glam::DVec3::new(a[3], a[4], a[5]),
             )
         };
-        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some(threshold)
+        obb_overlap(&box_of(g1, p1, r1), &box_of(g2, p2, r2), threshold).then_some((margin, gap))
+    }
+
+    /// Margin and gap of a geom pair (`contact::pair_margin_gap` from the packed records).
+    #[inline]
+    fn margin_gap(&self, g1: usize, g2: usize, pair: Option<usize>) -> (f64, f64) {
+        let m = self.model;
+        let (margin, gap) = match pair {
+            Some(p) => (m.pair_margin[p], m.pair_gap[p]),
+            None => {
+                let (i1, i2) = (&self.geoms[g1], &self.geoms[g2]);
+                (i1.margin + i2.margin, i1.gap + i2.gap)
+            }
+        };
+        (self.override_margin.unwrap_or(margin), gap)
     }
 
     /// Filters of a geom pair found through the body pairs (`filterCollisionPair` for
     /// non-explicit pairs) other than the bounding spheres: not an explicit pair (those are
-    /// collided with their own parameters), and the geom bitmasks.
+    /// collided with their own parameters), and the geom bitmasks (contype of one against
+    /// conaffinity of the other, either way).
+    #[inline]
     fn geom_pair_allowed(&self, g1: usize, g2: usize) -> bool {
-        let m = self.model;
-        geoms_can_collide(m, g1, g2)
+        let (i1, i2) = (&self.geoms[g1], &self.geoms[g2]);
+        ((i1.contype & i2.conaffinity) != 0 || (i2.contype & i1.conaffinity) != 0)
             && !self
                 .merged
                 .iter()
@@ -347,10 +406,12 @@ impl<'m> Collider<'m> {
     }
 
     /// An explicit `<pair>`: its own parameters, no bitmask; skipped when a body sleeps and
-    /// neither is awake and dynamic.
+    /// neither is awake and dynamic (sleep flags from `broad`, the collider's broad phase,
+    /// taken out of `self` during the body-pair loop).
     fn collide_explicit(
         &mut self,
         p: usize,
+        broad: &BroadPhase,
         poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
@@ -360,7 +421,7 @@ impl<'m> Collider<'m> {
             m.geom_bodyid[m.pair_geom1[p]],
             m.geom_bodyid[m.pair_geom2[p]],
         );
-        let (s1, s2) = (self.broad.is_asleep(b1), self.broad.is_asleep(b2));
+        let (s1, s2) = (broad.is_asleep(b1), broad.is_asleep(b2));
         let idle = |s: bool, b: usize| s || m.body_weldid[b] == 0;
         if (s1 || s2) && idle(s1, b1) && idle(s2, b2) {
             return;
@@ -378,43 +439,44 @@ impl<'m> Collider<'m> {
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
-        let m = self.model;
-        let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+        let (margin, gap) = self.margin_gap(g1, g2, pair);
         let threshold = margin + gap;
         if spheres_may_touch(
-            m.geom_rbound[g1],
+            self.geoms[g1].rbound,
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
-            m.geom_rbound[g2],
+            self.geoms[g2].rbound,
             poses.geom_xpos[g2],
             &poses.geom_xmat[g2],
             threshold,
         ) {
-            self.narrow_filtered(g1, g2, pair, threshold, poses, out, stats);
+            self.narrow_filtered(g1, g2, pair, (margin, gap), poses, out, stats);
         }
     }
 
-    /// Dispatch and contact assembly for a geom pair that passed every filter; `threshold` is
-    /// the pair's `margin + gap`.
+    /// Dispatch and contact assembly for a geom pair that passed every filter, with the pair's
+    /// `(margin, gap)` (the detection threshold is their sum).
     #[allow(clippy::too_many_arguments)]
     fn narrow_filtered(
         &mut self,
         g1: usize,
         g2: usize,
         pair: Option<usize>,
-        threshold: f64,
+        (margin, gap): (f64, f64),
         poses: &PoseView,
         out: &mut Vec<Contact>,
         stats: &mut Stats,
     ) {
         let m = self.model;
+        let threshold = margin + gap;
         // geom 1 has the lower type
-        let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
-            (g2, g1)
+        let (t1, t2) = (self.geoms[g1].kind, self.geoms[g2].kind);
+        let (g1, g2, t1, t2) = if t1 > t2 {
+            (g2, g1, t2, t1)
         } else {
-            (g1, g2)
+            (g1, g2, t1, t2)
         };
-        let kind = dispatch(m.geom_type[g1], m.geom_type[g2]);
+        let kind = dispatch(t1, t2);
         if matches!(kind, Dispatch::Never) {
             return;
         }
@@ -425,12 +487,12 @@ impl<'m> Collider<'m> {
                 let s1 = Shape {
                     pos: poses.geom_xpos[g1],
                     mat: poses.geom_xmat[g1],
-                    size: m.geom_size[g1],
+                    size: self.geoms[g1].size,
                 };
                 let s2 = Shape {
                     pos: poses.geom_xpos[g2],
                     mat: poses.geom_xmat[g2],
-                    size: m.geom_size[g2],
+                    size: self.geoms[g2].size,
                 };
                 f(&s1, &s2, threshold, &mut self.pre)
             }
@@ -465,7 +527,8 @@ impl<'m> Collider<'m> {
         if n == 0 {
             return;
         }
-        let params = pair_params(m, g1, g2, pair);
+        let (a, b) = (&self.params[g1], &self.params[g2]);
+        let params = pair_params_with(m, a, b, pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }

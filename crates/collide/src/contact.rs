@@ -87,6 +87,48 @@ pub fn pair_margin_gap(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> 
 /// Mixed contact parameters of geoms `g1`, `g2`, or those of explicit pair `pair`.
 pub fn pair_params(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> PairParams {
     let (margin, gap) = pair_margin_gap(m, g1, g2, pair);
+    let (a, b) = (GeomParams::of(m, g1), GeomParams::of(m, g2));
+    pair_params_with(m, &a, &b, pair, margin, gap)
+}
+
+/// One geom's own contact parameters: the inputs of the mixing in [`pair_params`], gathered in
+/// one record (the collider keeps one per geom).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GeomParams {
+    priority: i32,
+    condim: u32,
+    solmix: f64,
+    friction: DVec3,
+    solref: [f64; 2],
+    solimp: [f64; 5],
+    adhesion: f64,
+}
+
+impl GeomParams {
+    /// The parameters of geom `g`.
+    pub(crate) fn of(m: &Model, g: usize) -> GeomParams {
+        GeomParams {
+            priority: m.geom_priority[g],
+            condim: m.geom_condim[g],
+            solmix: m.geom_solmix[g],
+            friction: m.geom_friction[g],
+            solref: m.geom_solref[g],
+            solimp: m.geom_solimp[g],
+            adhesion: m.geom_adhesion[g],
+        }
+    }
+}
+
+/// [`pair_params`] of geoms with parameters `a` and `b` (or of explicit pair `pair`), with the
+/// pair's margin and gap already known (from [`pair_margin_gap`]).
+pub(crate) fn pair_params_with(
+    m: &Model,
+    a: &GeomParams,
+    b: &GeomParams,
+    pair: Option<usize>,
+    margin: f64,
+    gap: f64,
+) -> PairParams {
     let mut p = match pair {
         Some(p) => PairParams {
             margin,
@@ -98,7 +140,7 @@ pub fn pair_params(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> Pair
             solimp: m.pair_solimp[p],
             adhesion: m.pair_adhesion[p],
         },
-        None => mix_geoms(m, g1, g2, margin, gap),
+        None => mix_geoms(a, b, margin, gap),
     };
     if m.opt.enableflags & enable::OVERRIDE != 0 {
         p.solref = m.opt.o_solref;
@@ -111,23 +153,22 @@ pub fn pair_params(m: &Model, g1: usize, g2: usize, pair: Option<usize>) -> Pair
     p
 }
 
-fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairParams {
-    let (p1, p2) = (m.geom_priority[g1], m.geom_priority[g2]);
-    if p1 != p2 {
-        let g = if p1 > p2 { g1 } else { g2 };
-        let f = m.geom_friction[g];
+fn mix_geoms(a: &GeomParams, b: &GeomParams, margin: f64, gap: f64) -> PairParams {
+    if a.priority != b.priority {
+        let g = if a.priority > b.priority { a } else { b };
+        let f = g.friction;
         return PairParams {
             margin,
             gap,
-            dim: m.geom_condim[g],
+            dim: g.condim,
             friction: [f.x, f.x, f.y, f.z, f.z],
-            solref: m.geom_solref[g],
+            solref: g.solref,
             solreffriction: [0.0, 0.0],
-            solimp: m.geom_solimp[g],
-            adhesion: m.geom_adhesion[g],
+            solimp: g.solimp,
+            adhesion: g.adhesion,
         };
     }
-    let (s1, s2) = (m.geom_solmix[g1], m.geom_solmix[g2]);
+    let (s1, s2) = (a.solmix, b.solmix);
     let mix = if s1 < MINVAL && s2 < MINVAL {
         0.5
     } else if s1 < MINVAL {
@@ -137,7 +178,7 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
     } else {
         s1 / (s1 + s2)
     };
-    let (r1, r2) = (m.geom_solref[g1], m.geom_solref[g2]);
+    let (r1, r2) = (a.solref, b.solref);
     let solref = if r1[0] > 0.0 && r2[0] > 0.0 {
         [
             mix * r1[0] + (1.0 - mix) * r2[0],
@@ -146,21 +187,21 @@ fn mix_geoms(m: &Model, g1: usize, g2: usize, margin: f64, gap: f64) -> PairPara
     } else {
         [r1[0].min(r2[0]), r1[1].min(r2[1])]
     };
-    let (i1, i2) = (m.geom_solimp[g1], m.geom_solimp[g2]);
+    let (i1, i2) = (a.solimp, b.solimp);
     let mut solimp = [0.0; 5];
     for k in 0..5 {
         solimp[k] = mix * i1[k] + (1.0 - mix) * i2[k];
     }
-    let f = m.geom_friction[g1].max(m.geom_friction[g2]);
+    let f = a.friction.max(b.friction);
     PairParams {
         margin,
         gap,
-        dim: m.geom_condim[g1].max(m.geom_condim[g2]),
+        dim: a.condim.max(b.condim),
         friction: [f.x, f.x, f.y, f.z, f.z],
         solref,
         solreffriction: [0.0, 0.0],
         solimp,
-        adhesion: m.geom_adhesion[g1] + m.geom_adhesion[g2],
+        adhesion: a.adhesion + b.adhesion,
     }
 }
 
@@ -217,18 +258,19 @@ pub fn push_contacts(
     params: &PairParams,
     out: &mut Vec<Contact>,
 ) {
-    let bits = |v: DVec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
-    let mut last: Option<([u64; 3], [u64; 3], [DVec3; 3])> = None;
+    let same = |a: DVec3, b: DVec3| {
+        (a.x.to_bits() == b.x.to_bits())
+            & (a.y.to_bits() == b.y.to_bits())
+            & (a.z.to_bits() == b.z.to_bits())
+    };
+    out.reserve(pres.len());
+    let mut prev: Option<&PreContact> = None;
+    let mut frame = [DVec3::ZERO; 3];
     for pre in pres {
-        let (nb, tb) = (bits(pre.normal), bits(pre.tangent));
-        let frame = match last {
-            Some((n, t, f)) if n == nb && t == tb => f,
-            _ => {
-                let f = make_frame(pre.normal, pre.tangent);
-                last = Some((nb, tb, f));
-                f
-            }
-        };
+        if !prev.is_some_and(|p| same(p.normal, pre.normal) && same(p.tangent, pre.tangent)) {
+            frame = make_frame(pre.normal, pre.tangent);
+        }
+        prev = Some(pre);
         out.push(make_contact_framed(geom, pre, params, frame));
     }
 }

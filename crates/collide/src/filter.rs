@@ -32,13 +32,6 @@ pub fn bodies_can_collide(m: &Model, b1: usize, b2: usize) -> bool {
         || (m.body_contype[b2] & m.body_conaffinity[b1]) != 0
 }
 
-/// Geom-level bitmask test.
-#[inline]
-pub fn geoms_can_collide(m: &Model, g1: usize, g2: usize) -> bool {
-    (m.geom_contype[g1] & m.geom_conaffinity[g2]) != 0
-        || (m.geom_contype[g2] & m.geom_conaffinity[g1]) != 0
-}
-
 /// Bounding-sphere test with threshold `margin` (MuJoCo's `mj_filterSphere`); `true` when the
 /// geoms may be within `margin`. A plane (`rbound == 0`) is a half-space: anything below it
 /// passes.

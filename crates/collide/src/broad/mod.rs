@@ -24,12 +24,14 @@ pub struct BroadPhase {
     always: Vec<usize>,
     /// All collidable bodies.
     collidable: Vec<usize>,
-    /// Signatures of the `always` bodies' pairs that pass the body filters.
+    /// Signatures of the `always` bodies' pairs that pass the body filters, sorted and unique.
     always_pairs: Vec<u32>,
     /// Collidable geoms of all bodies, body by body: those of body `b` are
     /// `geoms[geoms_start[b]..geoms_start[b + 1]]`.
     geoms: Vec<usize>,
     geoms_start: Vec<usize>,
+    /// The box inputs of `geoms[k]`, in the same order.
+    geom_boxes: Vec<GeomBox>,
     boxes: Intervals,
     sap: SweepAndPrune,
     /// The sweep of models with few swept bodies (world axes, no principal frame); used while
@@ -100,34 +102,54 @@ fn boxes_bound_contacts<'a>(
     })
 }
 
-/// The box of a body's collidable `geoms` along three orthonormal axes, where `to_frame(v)` gives
-/// the components of `v` along the axes: per geom, the tighter of its bounding sphere and its
-/// oriented box on each axis, grown by the geom's margin and gap (half the override margin
-/// when `override_margin`). Returns the lower and upper corners.
-#[inline(always)]
-fn body_box(
-    m: &Model,
-    poses: &PoseView,
-    geoms: &[usize],
-    override_margin: bool,
-    to_frame: impl Fn(DVec3) -> DVec3,
-) -> ([f64; 3], [f64; 3]) {
-    let mut lo = DVec3::INFINITY;
-    let mut hi = DVec3::NEG_INFINITY;
-    for &g in geoms {
-        let margin = if override_margin {
+/// What [`body_box`] needs of a geom besides its pose, gathered in one record per geom.
+#[derive(Clone, Copy, Debug)]
+struct GeomBox {
+    geom: usize,
+    /// Growth of the box: the geom's `margin + gap`, or half the override margin.
+    margin: f64,
+    rbound: f64,
+    /// Local AABB centre and half sizes.
+    aabb: [f64; 6],
+}
+
+impl GeomBox {
+    fn new(m: &Model, g: usize) -> GeomBox {
+        let margin = if m.opt.enableflags & enable::OVERRIDE != 0 {
             0.5 * m.opt.o_margin
         } else {
             m.geom_margin[g] + m.geom_gap[g]
         };
+        GeomBox {
+            geom: g,
+            margin,
+            rbound: m.geom_rbound[g],
+            aabb: m.geom_aabb[g],
+        }
+    }
+}
+
+/// The box of a body's collidable geoms (`geoms`) along three orthonormal axes, where
+/// `to_frame(v)` gives the components of `v` along the axes: per geom, the tighter of its
+/// bounding sphere and its oriented box on each axis, grown by the geom's margin and gap (half
+/// the override margin when the override is on). Returns the lower and upper corners.
+#[inline(always)]
+fn body_box(
+    poses: &PoseView,
+    geoms: &[GeomBox],
+    to_frame: impl Fn(DVec3) -> DVec3,
+) -> ([f64; 3], [f64; 3]) {
+    let mut lo = DVec3::INFINITY;
+    let mut hi = DVec3::NEG_INFINITY;
+    for gb in geoms {
+        let (g, a, margin) = (gb.geom, &gb.aabb, gb.margin);
         let r = &poses.geom_xmat[g];
-        let a = &m.geom_aabb[g];
         let p = to_frame(poses.geom_xpos[g]);
         let acen = to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]));
         let ah = (to_frame(r.x_axis) * a[3]).abs()
             + (to_frame(r.y_axis) * a[4]).abs()
             + (to_frame(r.z_axis) * a[5]).abs();
-        let rb = DVec3::splat(m.geom_rbound[g]);
+        let rb = DVec3::splat(gb.rbound);
         lo = lo.min((p - rb).max(acen - ah) - margin);
         hi = hi.max((p + rb).min(acen + ah) + margin);
     }
@@ -187,6 +209,11 @@ impl BroadPhase {
                 }))
                 .collect(),
             geoms: body_geoms.concat(),
+            geom_boxes: body_geoms
+                .iter()
+                .flatten()
+                .map(|&g| GeomBox::new(m, g))
+                .collect(),
             ..Default::default()
         };
         for (b, &plane) in has_plane.iter().enumerate() {
@@ -234,24 +261,27 @@ impl BroadPhase {
                 }
             }
         }
+        self.always_pairs.sort_unstable();
+        self.always_pairs.dedup();
     }
 
     /// Finds the candidate body pairs for the current poses (see [`BroadPhase::pairs`]).
     pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
-        let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
         if let Some(small) = self.small.as_mut().filter(|_| !self.any_asleep) {
             let world = |v: DVec3| v;
             for (k, &b) in self.swept.iter().enumerate() {
-                let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
-                let (lo, hi) = body_box(m, poses, geoms, override_margin, world);
+                let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+                let (lo, hi) = body_box(poses, geoms, world);
                 small.set(k, lo, hi);
             }
+            // `swept` is in body order, so pairs reported in `(i, j)` order have sorted
+            // signatures
             let (swept, pairs) = (&self.swept, &mut self.pairs);
             small.overlapping_pairs(|i, j| pairs.push(signature(swept[i], swept[j])));
             // the principal-frame boxes were not updated
             self.axes = None;
-            self.finish_pairs(m);
+            self.merge_always_pairs();
             return;
         }
         let fresh = principal_axes(m, poses);
@@ -277,8 +307,8 @@ impl BroadPhase {
             if asleep && reuse {
                 continue;
             }
-            let geoms = &self.geoms[self.geoms_start[b]..self.geoms_start[b + 1]];
-            let (lo, hi) = body_box(m, poses, geoms, override_margin, frame);
+            let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+            let (lo, hi) = body_box(poses, geoms, frame);
             self.boxes.set(k, lo, hi);
         }
 
@@ -300,6 +330,26 @@ impl BroadPhase {
                 }
             });
         self.finish_pairs(m);
+    }
+
+    /// Merges the always-colliding pairs into the sorted, unique swept ones (no body is both
+    /// swept and always-colliding; a signature in both lists is kept once all the same).
+    fn merge_always_pairs(&mut self) {
+        let (swept, always) = (&self.pairs, &self.always_pairs);
+        if always.is_empty() {
+            return;
+        }
+        let merged = &mut self.scratch;
+        merged.clear();
+        let (mut i, mut j) = (0, 0);
+        while let (Some(&a), Some(&b)) = (swept.get(i), always.get(j)) {
+            merged.push(a.min(b));
+            i += usize::from(a <= b);
+            j += usize::from(b <= a);
+        }
+        merged.extend_from_slice(&swept[i..]);
+        merged.extend_from_slice(&always[j..]);
+        std::mem::swap(&mut self.pairs, &mut self.scratch);
     }
 
     /// Adds the always-colliding pairs to the swept ones, then sorts and deduplicates.
@@ -347,7 +397,30 @@ impl BroadPhase {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_signatures;
+    use super::{sort_signatures, BroadPhase};
+
+    #[test]
+    fn always_pairs_merge_into_sorted_swept_pairs() {
+        let sig = |a: u32, b: u32| (a << 16) + b;
+        let mut bp = BroadPhase {
+            pairs: vec![sig(1, 2), sig(2, 5), sig(3, 4), sig(4, 6)],
+            // a static plane body (3) pairs with bodies below and above it
+            always_pairs: vec![sig(0, 1), sig(0, 2), sig(1, 3), sig(3, 5), sig(3, 6)],
+            ..Default::default()
+        };
+        bp.merge_always_pairs();
+        let mut expect = [
+            bp.always_pairs.clone(),
+            vec![sig(1, 2), sig(2, 5), sig(3, 4), sig(4, 6)],
+        ]
+        .concat();
+        expect.sort_unstable();
+        assert_eq!(bp.pairs(), expect);
+        // nothing swept: the always pairs alone
+        bp.pairs.clear();
+        bp.merge_always_pairs();
+        assert_eq!(bp.pairs(), bp.always_pairs);
+    }
 
     #[test]
     fn counting_sort_orders_signatures() {

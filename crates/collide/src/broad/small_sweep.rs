@@ -19,9 +19,8 @@ const AXIS_HYSTERESIS: f64 = 1.5;
 /// Sweep state for up to [`MAX_BOXES`] boxes; buffers and order are reused across calls.
 #[derive(Clone, Debug)]
 pub struct SmallSweep {
-    /// Lower and upper bounds per world axis, one entry per box.
-    lo: [Vec<f64>; 3],
-    hi: [Vec<f64>; 3],
+    /// The boxes, bounds along the world axes.
+    boxes: Vec<Record>,
     /// Box indices sorted by lower bound along `axis` (as of the last call).
     order: Vec<u16>,
     /// The sweep axis (0, 1, 2 for x, y, z).
@@ -32,9 +31,14 @@ pub struct SmallSweep {
     pairs_any: Vec<bool>,
     /// The boxes in sweep order, bounds along (sweep axis, next, next) (scratch of the scan).
     sorted: Vec<Record>,
+    /// Pairs found by the scan, as an n × n bit matrix (`words` 64-bit words per row; bit `j`
+    /// of row `i` for the pair `(i, j)`, `i < j`): read back row by row, they come out sorted.
+    hits: Vec<u64>,
+    words: usize,
 }
 
-/// A box in the sweep frame of one call: bounds along the sweep axis first.
+/// A box: bounds along the world axes (in [`SmallSweep::set`]) or along the sweep axis first
+/// (the scan's records).
 #[derive(Clone, Copy, Debug)]
 struct Record {
     lo: [f64; 3],
@@ -61,14 +65,22 @@ impl SmallSweep {
         let pairs_any = (0..n)
             .map(|i| matrix[i * n..(i + 1) * n].iter().any(|&a| a))
             .collect();
+        let words = n.div_ceil(64);
         Some(SmallSweep {
-            lo: std::array::from_fn(|_| vec![f64::INFINITY; n]),
-            hi: std::array::from_fn(|_| vec![f64::NEG_INFINITY; n]),
+            boxes: (0..n)
+                .map(|id| Record {
+                    lo: [f64::INFINITY; 3],
+                    hi: [f64::NEG_INFINITY; 3],
+                    id,
+                })
+                .collect(),
             order: (0..n as u16).collect(),
             axis: 0,
             allowed: matrix,
             pairs_any,
             sorted: Vec::with_capacity(n),
+            hits: vec![0; n * words],
+            words,
         })
     }
 
@@ -85,21 +97,19 @@ impl SmallSweep {
     /// Sets box `i` (ignored when out of range). A box with a lower bound above its upper
     /// bound, or a NaN, on some axis is empty: it overlaps nothing.
     pub fn set(&mut self, i: usize, lo: [f64; 3], hi: [f64; 3]) {
-        if i >= self.len() {
+        let Some(b) = self.boxes.get_mut(i) else {
             return;
-        }
+        };
         let empty = !((lo[0] <= hi[0]) & (lo[1] <= hi[1]) & (lo[2] <= hi[2]));
-        for a in 0..3 {
-            (self.lo[a][i], self.hi[a][i]) = if empty {
-                (f64::INFINITY, f64::NEG_INFINITY)
-            } else {
-                (lo[a], hi[a])
-            };
-        }
+        (b.lo, b.hi) = if empty {
+            ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3])
+        } else {
+            (lo, hi)
+        };
     }
 
     /// Calls `emit(i, j)` (`i < j`) once for every allowed pair of boxes that overlap on all
-    /// three axes (touching counts), in no particular order.
+    /// three axes (touching counts), in increasing `(i, j)` order.
     pub fn overlapping_pairs(&mut self, mut emit: impl FnMut(usize, usize)) {
         let n = self.len();
         if n < 2 {
@@ -108,13 +118,13 @@ impl SmallSweep {
         self.choose_axis();
         let a = self.axis;
         let (b, c) = ((a + 1) % 3, (a + 2) % 3);
-        let lo_a = &self.lo[a];
+        let boxes = &self.boxes;
         // insertion sort of the kept order (a few swaps when the boxes moved a little)
         for k in 1..n {
             let id = self.order[k];
-            let key = lo_a[id as usize];
+            let key = boxes[id as usize].lo[a];
             let mut p = k;
-            while p > 0 && lo_a[self.order[p - 1] as usize] > key {
+            while p > 0 && boxes[self.order[p - 1] as usize].lo[a] > key {
                 self.order[p] = self.order[p - 1];
                 p -= 1;
             }
@@ -122,27 +132,22 @@ impl SmallSweep {
         }
         // the boxes in sweep order, each in one record: the scan below streams through them
         self.sorted.clear();
-        let (hi_a, lo_b, hi_b, lo_c, hi_c) = (
-            &self.hi[a],
-            &self.lo[b],
-            &self.hi[b],
-            &self.lo[c],
-            &self.hi[c],
-        );
         self.sorted.extend(self.order.iter().map(|&i| {
-            let i = i as usize;
+            let x = &boxes[i as usize];
             Record {
-                lo: [lo_a[i], lo_b[i], lo_c[i]],
-                hi: [hi_a[i], hi_b[i], hi_c[i]],
-                id: i,
+                lo: [x.lo[a], x.lo[b], x.lo[c]],
+                hi: [x.hi[a], x.hi[b], x.hi[c]],
+                id: x.id,
             }
         }));
-        for (p, r) in self.sorted.iter().enumerate() {
+        let mut rest = &self.sorted[..];
+        while let Some((r, later)) = rest.split_first() {
+            rest = later;
             if !self.pairs_any[r.id] {
                 continue;
             }
             let row = &self.allowed[r.id * n..(r.id + 1) * n];
-            for q in &self.sorted[p + 1..] {
+            for q in later {
                 if q.lo[0] > r.hi[0] {
                     break;
                 }
@@ -151,7 +156,18 @@ impl SmallSweep {
                     & (q.lo[2] <= r.hi[2])
                     & (r.lo[2] <= q.hi[2]);
                 if overlap && row.get(q.id) == Some(&true) {
-                    emit(r.id.min(q.id), r.id.max(q.id));
+                    let (i, j) = (r.id.min(q.id), r.id.max(q.id));
+                    self.hits[i * self.words + j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        // read the bit matrix back in order, clearing it for the next call
+        for (i, row) in self.hits.chunks_exact_mut(self.words).enumerate() {
+            for (w, word) in row.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    emit(i, w * 64 + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
                 }
             }
         }
@@ -160,21 +176,23 @@ impl SmallSweep {
     /// Keeps the sweep axis unless another world axis spreads the (non-empty) box centres
     /// [`AXIS_HYSTERESIS`] times more; a new axis starts from a fresh order.
     fn choose_axis(&mut self) {
-        let mut spread = [0.0f64; 3];
-        for (a, s) in spread.iter_mut().enumerate() {
-            let (mut sum, mut sq, mut k) = (0.0, 0.0, 0.0);
-            for (&l, &h) in self.lo[a].iter().zip(&self.hi[a]) {
-                if l <= h {
-                    let c = l + h;
-                    sum += c;
-                    sq += c * c;
-                    k += 1.0;
+        let (mut sum, mut sq, mut k) = ([0.0f64; 3], [0.0f64; 3], 0.0);
+        for x in &self.boxes {
+            // a box is empty on all three axes or on none (see `set`)
+            if x.lo[0] <= x.hi[0] {
+                for a in 0..3 {
+                    let c = x.lo[a] + x.hi[a];
+                    sum[a] += c;
+                    sq[a] += c * c;
                 }
-            }
-            if k > 0.0 {
-                *s = sq - sum * sum / k;
+                k += 1.0;
             }
         }
+        let spread: [f64; 3] = if k > 0.0 {
+            std::array::from_fn(|a| sq[a] - sum[a] * sum[a] / k)
+        } else {
+            [0.0; 3]
+        };
         let best = (0..3).fold(self.axis, |b, a| if spread[a] > spread[b] { a } else { b });
         if best != self.axis && spread[best] > AXIS_HYSTERESIS * spread[self.axis] {
             self.axis = best;
@@ -206,16 +224,17 @@ mod tests {
         v
     }
 
+    /// The pairs of one call, in the order they are reported.
     fn swept(s: &mut SmallSweep) -> Vec<(usize, usize)> {
         let mut v = Vec::new();
         s.overlapping_pairs(|i, j| v.push((i, j)));
-        v.sort_unstable();
         v
     }
 
     proptest! {
         /// Over several calls with moving boxes (warm order, axis switches), the sweep finds
-        /// exactly the allowed overlapping pairs of a brute-force test.
+        /// exactly the allowed overlapping pairs of a brute-force test, in the same (sorted)
+        /// order.
         #[test]
         fn equals_brute_force_across_calls(
             seed in proptest::collection::vec((-3.0f64..3.0, -3.0f64..3.0, -3.0f64..3.0, 0.0f64..1.0), 1..100),
