@@ -45,14 +45,14 @@
 
 use glam::DVec3;
 
-use super::ConvexGeom;
+use super::{ConvexGeom, Separation};
 use crate::model::{ConvexHull, GeomType, Model};
 
 /// Relative slack of the separation test (see the module docs).
 pub const SLACK: f64 = 1e-9;
 
 /// Hulls with fewer vertices are scanned rather than hill-climbed.
-const SCAN_BELOW: usize = 16;
+const SCAN_BELOW: usize = 8;
 
 /// Slots per eligible geom (before rounding up to a power of two).
 const SLOTS_PER_GEOM: usize = 16;
@@ -70,6 +70,11 @@ struct Slot {
     key: u64,
     /// Unit separating direction in geom 1's frame (from geom 1 towards geom 2).
     dir: DVec3,
+    /// Mesh geom 1: its support value towards `dir` (NaN until computed).
+    h1: f64,
+    /// Mesh geom 2: a direction in its frame (near `-dir` seen from geom 2 at some earlier
+    /// call) and its support value there (NaN until computed).
+    anchor2: (DVec3, f64),
     /// Hill-climb warm starts (hull vertex) of geom 1 (towards `dir`) and geom 2 (towards
     /// `-dir`); `-1` for none.
     hint: [i32; 2],
@@ -82,10 +87,10 @@ enum Eligible {
     No,
     /// Primitive with a closed-form support value.
     Primitive,
-    /// Mesh searched by hill climbing on its hull graph.
-    Climb,
-    /// Mesh searched by scanning its hull vertices.
-    Scan,
+    /// Mesh searched by hill climbing on its hull graph; the largest hull vertex norm.
+    Climb(f64),
+    /// Mesh searched by scanning its hull vertices; the largest hull vertex norm.
+    Scan(f64),
 }
 
 /// Per-collider cache of separating directions of convex geom pairs (see the module docs).
@@ -111,6 +116,8 @@ impl SeparationCache {
         let empty = Slot {
             key: EMPTY,
             dir: DVec3::ZERO,
+            h1: f64::NAN,
+            anchor2: (DVec3::ZERO, f64::NAN),
             hint: [-1; 2],
         };
         SeparationCache {
@@ -137,6 +144,10 @@ impl SeparationCache {
     /// True when the cached direction of pair `(g1, g2)` proves that the native solver reports
     /// no contact for `c1`, `c2` (geoms `g1`, `g2`) at detection threshold `margin` and
     /// tolerance `tol`. False when nothing is cached or the proof fails.
+    ///
+    /// Mesh support values come first from the cached ones: for unit `l`, `l0` and a shape
+    /// within radius `R` of its origin, `|h(l) - h(l0)| <= |l - l0| R`. Only when these bounds
+    /// do not decide are the exact values computed (and cached).
     pub fn proves_separated(
         &mut self,
         g1: usize,
@@ -156,13 +167,12 @@ impl SeparationCache {
         }
         let w = c1.mat * slot.dir;
         let d = w * (1.0 / w.length());
-        let Some(h1) = support_value(c1, e1, c1.mat.transpose() * d, &mut slot.hint[0]) else {
+        let l1 = c1.mat.transpose() * d;
+        let l2 = c2.mat.transpose() * -d;
+        // (then every support value below is finite: eligible hulls have finite vertices)
+        if !(l1.is_finite() && l2.is_finite()) {
             return false;
-        };
-        let Some(h2) = support_value(c2, e2, c2.mat.transpose() * -d, &mut slot.hint[1]) else {
-            return false;
-        };
-        let lb = d.dot(c2.pos - c1.pos) - h1 - h2;
+        }
         let is_round = |k: GeomType| matches!(k, GeomType::Sphere | GeomType::Capsule);
         let bound = if is_round(c1.kind) || is_round(c2.kind) || margin > 0.0 {
             // the solver's radii plus half margins, summed as it does
@@ -172,26 +182,79 @@ impl SeparationCache {
         } else {
             tol
         };
-        let scale = 1.0 + c1.pos.abs().max_element() + c2.pos.abs().max_element() + h1.abs() + h2.abs();
-        lb > bound + SLACK * scale
+        let centres = d.dot(c2.pos - c1.pos);
+        let pos_scale = 1.0 + c1.pos.abs().max_element() + c2.pos.abs().max_element();
+        // `true` when separated with support values `h1`, `h2` (upper bounds suffice)
+        let proves = |h1: f64, h2: f64| {
+            centres - h1 - h2 > bound + SLACK * (pos_scale + h1.abs() + h2.abs())
+        };
+
+        // support values, or for meshes the cached values and their error bounds
+        let (mut h1, err1) = match e1 {
+            Eligible::Climb(r) | Eligible::Scan(r) => (slot.h1, (l1 - slot.dir).length() * r),
+            _ => match primitive_support(c1, l1) {
+                Some(h) => (h, 0.0),
+                None => return false,
+            },
+        };
+        let (mut h2, mut err2) = match e2 {
+            Eligible::Climb(r) | Eligible::Scan(r) => {
+                (slot.anchor2.1, (l2 - slot.anchor2.0).length() * r)
+            }
+            _ => match primitive_support(c2, l2) {
+                Some(h) => (h, 0.0),
+                None => return false,
+            },
+        };
+        if proves(h1 + err1, h2 + err2) {
+            return true;
+        }
+        // cannot pass even with the exact values: give up without computing them
+        if !(h1.is_nan() || h2.is_nan()) && !proves(h1 - err1, h2 - err2) {
+            return false;
+        }
+        // geom 1's value belongs to `dir` itself, computed once; geom 2's is re-anchored
+        if h1.is_nan() {
+            h1 = match mesh_support(c1, e1, slot.dir, &mut slot.hint[0]) {
+                Some(h) => h,
+                None => return false,
+            };
+            slot.h1 = h1;
+        }
+        if err2 > 0.0 || h2.is_nan() {
+            h2 = match mesh_support(c2, e2, l2, &mut slot.hint[1]) {
+                Some(h) => h,
+                None => return false,
+            };
+            slot.anchor2 = (l2, h2);
+            err2 = 0.0;
+        }
+        proves(h1 + err1, h2 + err2)
     }
 
-    /// Records the outcome of a solve of pair `(g1, g2)` (geom 1 is `c1`): `separation` is the
-    /// solver's separating direction (world, from geom 1 towards geom 2) when it reported no
-    /// contact because GJK found the pair separated, `None` otherwise (the entry is dropped).
-    pub fn record(&mut self, g1: usize, g2: usize, c1: &ConvexGeom, separation: Option<DVec3>) {
+    /// Records the outcome of a solve of pair `(g1, g2)` (geom 1 is `c1`): `separation` is how
+    /// the solver found the pair separated when that is why it reported no contact, `None`
+    /// otherwise (the entry is dropped).
+    pub fn record(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        c1: &ConvexGeom,
+        separation: Option<Separation>,
+    ) {
         let Some((i, key)) = self.slot(g1, g2) else {
             return;
         };
         let slot = &mut self.slots[i];
-        let local = separation.map(|s| c1.mat.transpose() * s);
+        let local = separation.map(|s| (c1.mat.transpose() * s.dir, s.feature));
         match local {
-            Some(l) if l.is_finite() && l.length_squared() > 0.0 => {
-                if slot.key != key {
-                    slot.hint = [-1; 2];
-                }
+            Some((l, feature)) if l.is_finite() && l.length_squared() > 0.0 => {
                 slot.key = key;
                 slot.dir = l * (1.0 / l.length());
+                slot.h1 = f64::NAN;
+                slot.anchor2.1 = f64::NAN;
+                // the solver's support vertices along about `±dir`: the climbs start there
+                slot.hint = feature;
             }
             _ => {
                 if slot.key == key {
@@ -211,42 +274,40 @@ fn core_radius(c: &ConvexGeom) -> f64 {
 }
 
 /// `max p · l` over the geom's core (see the module docs) in its frame, for the local
-/// direction `l`; `None` if it cannot be computed exactly. `hint` is the mesh warm start.
-fn support_value(c: &ConvexGeom, e: Eligible, l: DVec3, hint: &mut i32) -> Option<f64> {
+/// direction `l`, for the primitive geoms; `None` for others.
+fn primitive_support(c: &ConvexGeom, l: DVec3) -> Option<f64> {
     let s = c.size;
-    match (e, c.kind) {
-        (Eligible::Primitive, GeomType::Sphere) => Some(0.0),
-        (Eligible::Primitive, GeomType::Capsule) => Some(s.y * l.z.abs()),
-        (Eligible::Primitive, GeomType::Ellipsoid) => Some((l * s).length()),
-        (Eligible::Primitive, GeomType::Cylinder) => {
-            Some(s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs())
-        }
-        (Eligible::Primitive, GeomType::Box) => Some(l.abs().dot(s)),
-        (Eligible::Climb, GeomType::Mesh) => hill_climb(c.hull?, l, hint),
-        (Eligible::Scan, GeomType::Mesh) => Some(scan(c.hull?, l)),
-        _ => None,
+    match c.kind {
+        GeomType::Sphere => Some(0.0),
+        GeomType::Capsule => Some(s.y * l.z.abs()),
+        GeomType::Ellipsoid => Some((l * s).length()),
+        GeomType::Cylinder => Some(s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs()),
+        GeomType::Box => Some(l.abs().dot(s)),
+        GeomType::Mesh | GeomType::Plane | GeomType::HField => None,
     }
 }
 
-/// Largest `l · v` over the hull vertices (NaN if any product is NaN).
-fn scan(hull: &ConvexHull, l: DVec3) -> f64 {
-    let mut best = f64::NEG_INFINITY;
-    for v in &hull.vert {
-        let x = l.dot(*v);
-        if x > best || x.is_nan() {
-            best = x;
-            if x.is_nan() {
-                break;
-            }
-        }
+/// `max v · l` over a mesh geom's hull vertices for the local direction `l`; `hint` is the
+/// hill climb's warm start. `None` for other geoms or when the search fails.
+fn mesh_support(c: &ConvexGeom, e: Eligible, l: DVec3, hint: &mut i32) -> Option<f64> {
+    match e {
+        Eligible::Climb(_) => hill_climb(c.hull?, l, hint),
+        Eligible::Scan(_) => Some(scan(c.hull?, l)),
+        Eligible::No | Eligible::Primitive => None,
     }
-    best
+}
+
+/// Largest `l · v` over the hull vertices.
+fn scan(hull: &ConvexHull, l: DVec3) -> f64 {
+    hull.vert
+        .iter()
+        .fold(f64::NEG_INFINITY, |best, v| best.max(l.dot(*v)))
 }
 
 /// Largest `l · v` over the hull vertices by steepest ascent on the hull graph from `hint` (or
 /// from the vertex of the hull's extrema table nearest to `l`'s direction), which it updates.
 /// `None` if the climb does not settle within one step per vertex (it always does on a valid
-/// graph: every step strictly improves) or meets a NaN.
+/// graph: every step strictly improves).
 fn hill_climb(hull: &ConvexHull, l: DVec3, hint: &mut i32) -> Option<f64> {
     let verts = hull.vert.as_slice();
     let n = verts.len();
@@ -256,7 +317,10 @@ fn hill_climb(hull: &ConvexHull, l: DVec3, hint: &mut i32) -> Option<f64> {
     };
     let mut best = l.dot(*verts.get(cur)?);
     for _ in 0..n {
-        let (a, b) = (hull.adj_start[cur] as usize, hull.adj_start[cur + 1] as usize);
+        let (a, b) = (
+            hull.adj_start[cur] as usize,
+            hull.adj_start[cur + 1] as usize,
+        );
         let mut next = cur;
         for &nb in &hull.adj[a..b] {
             let x = l.dot(verts[nb as usize]);
@@ -267,7 +331,7 @@ fn hill_climb(hull: &ConvexHull, l: DVec3, hint: &mut i32) -> Option<f64> {
         }
         if next == cur {
             *hint = cur as i32;
-            return (!best.is_nan()).then_some(best);
+            return Some(best);
         }
         cur = next;
     }
@@ -302,10 +366,11 @@ fn eligibility(m: &Model, g: usize) -> Eligible {
                 .and_then(|x| x.hull.as_ref());
             match hull {
                 Some(h) if hull_contains_origin(h) => {
+                    let radius = h.vert.iter().map(|v| v.length()).fold(0.0, f64::max);
                     if h.vert.len() >= SCAN_BELOW && valid_graph(h) {
-                        Eligible::Climb
+                        Eligible::Climb(radius)
                     } else {
-                        Eligible::Scan
+                        Eligible::Scan(radius)
                     }
                 }
                 _ => Eligible::No,
@@ -322,7 +387,11 @@ fn hull_contains_origin(h: &ConvexHull) -> bool {
     if n == 0 || h.face.is_empty() || !h.vert.iter().all(|v| v.is_finite()) {
         return false;
     }
-    let size = h.vert.iter().map(|v| v.abs().max_element()).fold(0.0, f64::max);
+    let size = h
+        .vert
+        .iter()
+        .map(|v| v.abs().max_element())
+        .fold(0.0, f64::max);
     h.face.iter().all(|f| {
         let [a, b, c] = f.map(|i| h.vert.get(i as usize).copied());
         let (Some(a), Some(b), Some(c)) = (a, b, c) else {
@@ -340,7 +409,9 @@ fn valid_graph(h: &ConvexHull) -> bool {
     let n = h.vert.len();
     h.adj_start.len() == n + 1
         && h.adj_start.windows(2).all(|w| w[0] <= w[1])
-        && h.adj_start.last().is_some_and(|&e| e as usize <= h.adj.len())
+        && h.adj_start
+            .last()
+            .is_some_and(|&e| e as usize <= h.adj.len())
         && h.adj.iter().all(|&j| (j as usize) < n)
         && h.extrema.iter().all(|&j| (j as usize) < n)
 }
