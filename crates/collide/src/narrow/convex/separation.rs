@@ -209,8 +209,8 @@ impl SeparationCache {
         if proves(h1 + err1, h2 + err2) {
             return true;
         }
-        // cannot pass even with the exact values: give up without computing them
-        if !(h1.is_nan() || h2.is_nan()) && !proves(h1 - err1, h2 - err2) {
+        // give up without computing the exact values when even their lower bounds fail
+        if !(h1.is_nan() || h2.is_nan() || proves(h1 - err1, h2 - err2)) {
             return false;
         }
         // geom 1's value belongs to `dir` itself, computed once; geom 2's is re-anchored
