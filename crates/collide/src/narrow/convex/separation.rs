@@ -55,7 +55,7 @@ pub const SLACK: f64 = 1e-9;
 const SCAN_BELOW: usize = 8;
 
 /// Slots per eligible geom (before rounding up to a power of two).
-const SLOTS_PER_GEOM: usize = 16;
+const SLOTS_PER_GEOM: usize = 32;
 
 /// Largest table (slots).
 const MAX_SLOTS: usize = 1 << 16;
