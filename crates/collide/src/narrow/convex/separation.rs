@@ -127,12 +127,10 @@ impl SeparationCache {
         }
     }
 
-    /// The slot of a pair (and its key), if the table is not empty and both geoms are eligible.
+    /// The slot of pair `(g1, g2)` and its key (`None` for an empty table).
+    #[inline]
     fn slot(&self, g1: usize, g2: usize) -> Option<(usize, u64)> {
-        if self.slots.is_empty()
-            || self.eligible.get(g1).is_none_or(|&e| e == Eligible::No)
-            || self.eligible.get(g2).is_none_or(|&e| e == Eligible::No)
-        {
+        if self.slots.is_empty() {
             return None;
         }
         let key = ((g1 as u64) << 32) | g2 as u64;
@@ -144,10 +142,7 @@ impl SeparationCache {
     /// True when the cached direction of pair `(g1, g2)` proves that the native solver reports
     /// no contact for `c1`, `c2` (geoms `g1`, `g2`) at detection threshold `margin` and
     /// tolerance `tol`. False when nothing is cached or the proof fails.
-    ///
-    /// Mesh support values come first from the cached ones: for unit `l`, `l0` and a shape
-    /// within radius `R` of its origin, `|h(l) - h(l0)| <= |l - l0| R`. Only when these bounds
-    /// do not decide are the exact values computed (and cached).
+    #[inline]
     pub fn proves_separated(
         &mut self,
         g1: usize,
@@ -157,14 +152,33 @@ impl SeparationCache {
         margin: f64,
         tol: f64,
     ) -> bool {
-        let Some((i, key)) = self.slot(g1, g2) else {
-            return false;
-        };
+        match self.slot(g1, g2) {
+            Some((i, key)) if self.slots[i].key == key => {
+                self.prove(i, g1, g2, c1, c2, margin, tol)
+            }
+            _ => false,
+        }
+    }
+
+    /// [`SeparationCache::proves_separated`] for a pair cached in slot `i` (only eligible geoms
+    /// are cached).
+    ///
+    /// Mesh support values come first from the cached ones: for unit `l`, `l0` and a shape
+    /// within radius `R` of its origin, `|h(l) - h(l0)| <= |l - l0| R`. Only when these bounds
+    /// do not decide are the exact values computed (and cached).
+    #[allow(clippy::too_many_arguments)]
+    fn prove(
+        &mut self,
+        i: usize,
+        g1: usize,
+        g2: usize,
+        c1: &ConvexGeom,
+        c2: &ConvexGeom,
+        margin: f64,
+        tol: f64,
+    ) -> bool {
         let (e1, e2) = (self.eligible[g1], self.eligible[g2]);
         let slot = &mut self.slots[i];
-        if slot.key != key {
-            return false;
-        }
         let w = c1.mat * slot.dir;
         let d = w * (1.0 / w.length());
         let l1 = c1.mat.transpose() * d;
@@ -245,6 +259,10 @@ impl SeparationCache {
         let Some((i, key)) = self.slot(g1, g2) else {
             return;
         };
+        let eligible = |g: usize| self.eligible.get(g).is_some_and(|&e| e != Eligible::No);
+        if !(eligible(g1) && eligible(g2)) {
+            return;
+        }
         let slot = &mut self.slots[i];
         let local = separation.map(|s| (c1.mat.transpose() * s.dir, s.feature));
         match local {
