@@ -66,7 +66,7 @@ const EMPTY: u64 = u64::MAX;
 /// One cached pair.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    /// `(geom1 << 32) | geom2`, or [`EMPTY`].
+    /// `(geom1 << 32) | geom2` (unique: geom indices are far below 2^32), or [`EMPTY`].
     key: u64,
     /// Unit separating direction in geom 1's frame (from geom 1 towards geom 2).
     dir: DVec3,
