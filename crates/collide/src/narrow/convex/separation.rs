@@ -433,3 +433,44 @@ fn valid_graph(h: &ConvexHull) -> bool {
         && h.adj.iter().all(|&j| (j as usize) < n)
         && h.extrema.iter().all(|&j| (j as usize) < n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A regular tetrahedron about the origin moved by `shift`, faces counter-clockwise seen
+    /// from outside.
+    fn tetrahedron(shift: DVec3) -> ConvexHull {
+        let corners = [
+            DVec3::new(1.0, 1.0, 1.0),
+            DVec3::new(1.0, -1.0, -1.0),
+            DVec3::new(-1.0, 1.0, -1.0),
+            DVec3::new(-1.0, -1.0, 1.0),
+        ];
+        let face = [[0u32, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]];
+        // every face's normal points away from the opposite corner
+        for f in &face {
+            let [a, b, c] = f.map(|i| corners[i as usize]);
+            let opposite = (0..4).find(|i| !f.contains(i)).map(|i| corners[i as usize]);
+            assert!((b - a).cross(c - a).dot(a - opposite.unwrap()) > 0.0);
+        }
+        ConvexHull {
+            vert: corners.iter().map(|&v| v + shift).collect(),
+            face: face.to_vec(),
+            ..ConvexHull::default()
+        }
+    }
+
+    #[test]
+    fn mesh_hull_beside_its_frame_origin_is_not_eligible() {
+        assert!(hull_contains_origin(&tetrahedron(DVec3::ZERO)));
+        assert!(hull_contains_origin(&tetrahedron(DVec3::new(
+            0.3, -0.2, 0.1
+        ))));
+        // GJK may start from the frame origins: it must lie in the hull
+        assert!(!hull_contains_origin(&tetrahedron(DVec3::new(
+            0.0, 0.0, 1.5
+        ))));
+        assert!(!hull_contains_origin(&ConvexHull::default()));
+    }
+}
