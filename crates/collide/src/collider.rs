@@ -11,7 +11,9 @@ use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
-use crate::narrow::convex::{convex_pair, convex_pair_report, CcdOptions, ConvexGeom};
+use crate::narrow::convex::{
+    convex_pair, convex_pair_report, CcdOptions, ConvexGeom, SeparationCache,
+};
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::plane_convex::plane_convex;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
@@ -42,8 +44,14 @@ pub struct Stats {
     pub unsupported: usize,
     /// Convex pairs (native GJK/EPA; height-field prisms not counted) whose solver ran out of
     /// its iteration budget (`option/@ccd_iterations`, EPA at most 100 expansions): their
-    /// contact is the best estimate found, not converged to `ccd_tolerance`.
+    /// contact is the best estimate found, not converged to `ccd_tolerance`. Pairs skipped by
+    /// the separation cache ([`Stats::separation_skips`]) do not run the solver and are not
+    /// counted.
     pub ccd_exhausted: usize,
+    /// Convex pairs (native solver) whose cached separating direction proved that the solver
+    /// would report no contact, so it was not run. Depends on the order of the calls (the
+    /// cache keeps the previous call's directions), unlike the other counts and the contacts.
+    pub separation_skips: usize,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -53,11 +61,16 @@ impl std::ops::AddAssign for Stats {
         self.contacts += o.contacts;
         self.unsupported += o.unsupported;
         self.ccd_exhausted += o.ccd_exhausted;
+        self.separation_skips += o.separation_skips;
     }
 }
 
 /// Collision detection for one model. Build once, then call [`Collider::detect`] with world
 /// poses; buffers are reused, so steady-state detection does not allocate.
+///
+/// The collider remembers, per convex geom pair, the direction that separated the pair at its
+/// last solve, and skips the solver when that direction still proves there is no contact (an
+/// exact test: the contacts never depend on which calls came before, only the time does).
 pub struct Collider<'m> {
     model: &'m Model,
     /// Per-geom constants of the pair filters, one record per geom.
@@ -81,6 +94,8 @@ pub struct Collider<'m> {
     /// Scratch of the per-body-pair contact sort: `(geom1, geom2, index)` keys and contacts.
     sort_keys: Vec<(usize, usize, usize)>,
     sort_buf: Vec<Contact>,
+    /// Separating directions of convex pairs from earlier calls.
+    separation: SeparationCache,
 }
 
 /// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
@@ -151,6 +166,7 @@ impl<'m> Collider<'m> {
             merged: Vec::new(),
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
+            separation: SeparationCache::new(model),
         })
     }
 
@@ -513,10 +529,20 @@ impl<'m> Collider<'m> {
                         hfield_convex(&c1, &c2, threshold, opt, &mut self.pre)
                     }
                     _ if opt.native => {
+                        let tol = opt.tolerance;
+                        if self
+                            .separation
+                            .proves_separated(g1, g2, &c1, &c2, threshold, tol)
+                        {
+                            stats.separation_skips += 1;
+                            return;
+                        }
                         let rep = convex_pair_report(&c1, &c2, threshold, opt, &mut self.pre);
                         if rep.gjk_exhausted || rep.epa_exhausted {
                             stats.ccd_exhausted += 1;
                         }
+                        let sep = rep.separation.filter(|_| rep.ncon == 0);
+                        self.separation.record(g1, g2, &c1, sep);
                         rep.ncon
                     }
                     _ => convex_pair(&c1, &c2, threshold, opt, &mut self.pre),

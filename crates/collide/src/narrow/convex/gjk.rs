@@ -27,6 +27,9 @@ pub(crate) struct Gjk {
     pub x1: DVec3,
     /// Witness point on shape 2.
     pub x2: DVec3,
+    /// The last iterate `x_k`, a point of the Minkowski difference (shape 1 − shape 2): when the
+    /// run ends separated, `-x_k` points from shape 1 towards shape 2 and separates them.
+    pub x: DVec3,
     /// Number of simplex vertices (the first entries of the caller's simplex).
     pub nsimplex: usize,
     /// A separating direction was found.
@@ -72,6 +75,7 @@ pub(crate) fn gjk(
         dist: FAR,
         x1,
         x2,
+        x: x1 - x2,
         nsimplex: 0,
         separated: false,
         iterations: 0,
@@ -106,11 +110,13 @@ pub(crate) fn gjk(
             if lower > 0.0 {
                 out.separated = true;
                 out.iterations = k;
+                out.x = x_k;
                 return out;
             }
         } else if cutoff < FAR && lower > 0.0 && lower >= cutoff * x_norm {
             out.separated = true;
             out.iterations = k;
+            out.x = x_k;
             return out;
         }
 
@@ -176,6 +182,7 @@ pub(crate) fn gjk(
     }
     out.iterations = k;
     out.nsimplex = n;
+    out.x = x_k;
     out.dist = if n == 4 && !out.separated {
         0.0
     } else {

@@ -46,10 +46,12 @@ mod gjk;
 pub mod mpr;
 mod multicontact;
 mod prism;
+mod separation;
 mod support;
 
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
 pub(crate) use prism::PrismCollider;
+pub(crate) use separation::SeparationCache;
 pub use support::HILLCLIMB_MIN;
 
 use epa::{epa, Polytope};
@@ -118,6 +120,20 @@ pub struct CcdReport {
     pub epa_status: EpaStatus,
     /// The contacts come from the multi-contact step (else the single GJK/EPA contact).
     pub multi: bool,
+    /// How GJK found the pair separated (the shapes, or their cores in the core test, farther
+    /// apart than the test requires), when that is why there is no contact; `None` otherwise.
+    pub separation: Option<Separation>,
+}
+
+/// How GJK found a pair separated ([`CcdReport::separation`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Separation {
+    /// GJK's last iterate negated: a direction (world frame, not normalized) from geom 1
+    /// towards geom 2 along which the pair is separated.
+    pub dir: DVec3,
+    /// Feature indices of GJK's last support points on geom 1 and geom 2 (for a mesh a hull
+    /// vertex, usually a maximizer along `dir`, resp. `-dir`, or close to one).
+    pub feature: [i32; 2],
 }
 
 /// Largest number of contacts the convex collider returns for a type pair (MuJoCo 4.0.0's
@@ -286,6 +302,7 @@ fn solve(
         rep.gjk_exhausted = g.exhausted;
         if g.dist > tol {
             if g.dist >= FAR {
+                rep.separation = Some(separation_of(&g, o1, o2));
                 return None;
             }
             let n = normalize(g.x2 - g.x1);
@@ -293,6 +310,7 @@ fn solve(
             let x2 = g.x2 - n * fm2;
             let dist = g.dist - fm1 - fm2;
             if dist.is_nan() || dist >= 0.0 {
+                rep.separation = Some(separation_of(&g, o1, o2));
                 return None;
             }
             let k = g.nsimplex.clamp(1, 3);
@@ -320,9 +338,20 @@ fn solve(
     rep.gjk_iterations = g.iterations;
     rep.gjk_exhausted = g.exhausted;
     if !(g.dist <= tol && g.nsimplex > 1 && !g.separated) {
+        if g.separated || g.dist > tol {
+            rep.separation = Some(separation_of(&g, o1, o2));
+        }
         return None;
     }
     penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep)
+}
+
+/// What [`CcdReport::separation`] records of a GJK run that found the pair separated.
+fn separation_of(g: &gjk::Gjk, o1: &Object, o2: &Object) -> Separation {
+    Separation {
+        dir: -g.x,
+        feature: [o1.vertindex, o2.vertindex],
+    }
 }
 
 thread_local! {

@@ -1,0 +1,220 @@
+//! The collider's separating-direction cache: a convex pair found separated at one call is
+//! skipped at the next when the cached direction still proves it, and the contacts never depend
+//! on the cache (a collider that saw earlier poses returns exactly what a fresh one returns).
+
+use collide::collider::is_analytic;
+use std::f64::consts::FRAC_PI_4;
+
+use collide::glam::{DQuat, DVec3};
+use collide::{forward_kinematics, Collider, Contact, GeomType, Model, Poses, Stats};
+
+/// Regular icosahedron (12 hull vertices: hill-climbed by the cache).
+const ICO: &str = "0 1 1.618  0 -1 1.618  0 1 -1.618  0 -1 -1.618  \
+                   1 1.618 0  -1 1.618 0  1 -1.618 0  -1 -1.618 0  \
+                   1.618 0 1  -1.618 0 1  1.618 0 -1  -1.618 0 -1";
+/// Irregular tetrahedron (4 hull vertices: scanned by the cache).
+const TET: &str = "1 0.2 -0.4  -0.8 1 -0.3  -0.5 -1 -0.2  0.1 0 1.3";
+
+/// A geom of the test models: `(type, attributes)`.
+type GeomSpec = (&'static str, &'static str);
+
+/// The convex geoms the tests draw from (every pair of them that is not analytic goes to the
+/// native convex solver).
+const GEOMS: [GeomSpec; 7] = [
+    ("sphere", r#"size="0.3""#),
+    ("capsule", r#"size="0.2 0.35""#),
+    ("ellipsoid", r#"size="0.4 0.25 0.3""#),
+    ("cylinder", r#"size="0.3 0.25""#),
+    ("box", r#"size="0.35 0.25 0.2""#),
+    ("mesh", r#"mesh="ico""#),
+    ("mesh", r#"mesh="tet""#),
+];
+
+/// Two free bodies, one geom each, with margin `margin` on both geoms.
+fn pair_model(a: GeomSpec, b: GeomSpec, margin: f64) -> Model {
+    let geom = |(t, attr): GeomSpec| format!(r#"<geom type="{t}" {attr} margin="{margin}"/>"#);
+    let xml = format!(
+        r#"<mujoco>
+  <asset>
+    <mesh name="ico" vertex="{ICO}" scale="0.2 0.2 0.2"/>
+    <mesh name="tet" vertex="{TET}" scale="0.35 0.35 0.35"/>
+  </asset>
+  <worldbody>
+    <body name="a" pos="0 0 1"><freejoint/>{}</body>
+    <body name="b" pos="1 0 1"><freejoint/>{}</body>
+  </worldbody>
+</mujoco>"#,
+        geom(a),
+        geom(b)
+    );
+    collide_mjcf::load_str(&xml, ".").expect("test model compiles")
+}
+
+/// World poses with body `a` at `(pa, qa)` and body `b` at `(pb, qb)`.
+fn poses(m: &Model, [pa, pb]: [DVec3; 2], [qa, qb]: [DQuat; 2]) -> Poses {
+    let mut qpos = Vec::with_capacity(14);
+    for (p, q) in [(pa, qa), (pb, qb)] {
+        qpos.extend([p.x, p.y, p.z, q.w, q.x, q.y, q.z]);
+    }
+    let mut out = Poses::new(m);
+    forward_kinematics(m, &qpos, None, &mut out).expect("finite configuration");
+    out
+}
+
+/// Contacts and counts of one call.
+fn detect(c: &mut Collider, p: &Poses) -> (Vec<Contact>, Stats) {
+    let mut out = Vec::new();
+    let stats = c.detect(p, &mut out);
+    (out, stats)
+}
+
+/// The contacts as text: `Debug` prints every `f64` with round-trip precision (and the sign of
+/// zero), so equal text means equal bits.
+fn bits(cs: &[Contact]) -> String {
+    format!("{cs:?}")
+}
+
+/// What a collider with an empty cache returns at `p`.
+fn uncached(m: &Model, p: &Poses) -> Vec<Contact> {
+    let mut c = Collider::new(m).expect("collider");
+    detect(&mut c, p).0
+}
+
+#[test]
+fn separated_ellipsoid_box_pair_is_skipped_at_the_second_call() {
+    let m = pair_model(GEOMS[2], GEOMS[4], 0.0);
+    // the box turned by 45 degrees, on the diagonal: the bounding boxes overlap, the shapes
+    // are about 0.06 apart along the diagonal
+    let q = [DQuat::IDENTITY, DQuat::from_rotation_z(FRAC_PI_4)];
+    let p1 = poses(
+        &m,
+        [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.6, 0.45, 1.0)],
+        q,
+    );
+    let p2 = poses(
+        &m,
+        [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.59, 0.46, 1.0)],
+        q,
+    );
+    let mut c = Collider::new(&m).expect("collider");
+    let (out1, s1) = detect(&mut c, &p1);
+    assert_eq!((out1.len(), s1.geom_pairs, s1.separation_skips), (0, 1, 0));
+    let (out2, s2) = detect(&mut c, &p2);
+    assert_eq!((s2.geom_pairs, s2.separation_skips), (1, 1));
+    assert!(out2.is_empty());
+    assert_eq!(bits(&out2), bits(&uncached(&m, &p2)));
+}
+
+#[test]
+fn stale_direction_of_cylinder_mesh_pair_moved_into_contact_is_not_trusted() {
+    let m = pair_model(GEOMS[3], GEOMS[5], 0.0);
+    let q = [DQuat::IDENTITY, DQuat::from_rotation_z(0.3)];
+    // separated by at least 0.07 along the diagonal, then overlapping
+    let p1 = poses(
+        &m,
+        [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.6, 0.45, 1.0)],
+        q,
+    );
+    let p2 = poses(
+        &m,
+        [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.4, 0.3, 1.0)],
+        q,
+    );
+    let mut c = Collider::new(&m).expect("collider");
+    let (out1, s1) = detect(&mut c, &p1);
+    assert_eq!((out1.len(), s1.geom_pairs), (0, 1));
+    let (out2, s2) = detect(&mut c, &p2);
+    assert_eq!(s2.separation_skips, 0);
+    assert!(!out2.is_empty(), "the pair overlaps at the second call");
+    assert_eq!(bits(&out2), bits(&uncached(&m, &p2)));
+}
+
+/// Deterministic pseudo-random numbers in `[0, 1)` (64-bit LCG, top 53 bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.next()
+    }
+    fn unit(&mut self) -> DVec3 {
+        loop {
+            let v = DVec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            let n = v.length();
+            if n > 0.1 && n <= 1.0 {
+                return v / n;
+            }
+        }
+    }
+    fn rotation(&mut self, max_angle: f64) -> DQuat {
+        let axis = self.unit();
+        DQuat::from_axis_angle(axis, self.range(-max_angle, max_angle))
+    }
+}
+
+fn geom_type(name: &str) -> GeomType {
+    match name {
+        "sphere" => GeomType::Sphere,
+        "capsule" => GeomType::Capsule,
+        "ellipsoid" => GeomType::Ellipsoid,
+        "cylinder" => GeomType::Cylinder,
+        "box" => GeomType::Box,
+        _ => GeomType::Mesh,
+    }
+}
+
+#[test]
+fn cached_contacts_equal_uncached_ones_on_random_convex_pairs_in_small_motions() {
+    let mut rng = Lcg(0x5eed_cafe);
+    let (mut calls, mut skips, mut stale_contacts) = (0, 0, 0);
+    for margin in [0.0, 0.04] {
+        for (i, &a) in GEOMS.iter().enumerate() {
+            for &b in &GEOMS[i..] {
+                if is_analytic(geom_type(a.0), geom_type(b.0)) {
+                    continue;
+                }
+                let m = pair_model(a, b, margin);
+                for _ in 0..40 {
+                    // one collider follows the pair through a few small rigid motions
+                    let mut c = Collider::new(&m).expect("collider");
+                    let mut pos = [DVec3::new(0.0, 0.0, 1.0), DVec3::ZERO];
+                    pos[1] = pos[0] + rng.unit() * rng.range(0.35, 0.9);
+                    let mut rot = [rng.rotation(3.2), rng.rotation(3.2)];
+                    let mut separated_before = false;
+                    for _ in 0..5 {
+                        let p = poses(&m, pos, rot);
+                        let (out, stats) = detect(&mut c, &p);
+                        assert_eq!(
+                            bits(&out),
+                            bits(&uncached(&m, &p)),
+                            "{a:?} {b:?} margin {margin} at {pos:?} {rot:?}"
+                        );
+                        calls += 1;
+                        skips += stats.separation_skips;
+                        if separated_before && !out.is_empty() {
+                            stale_contacts += 1;
+                        }
+                        separated_before = out.is_empty() && stats.geom_pairs == 1;
+                        // body b drifts towards or away from body a and both turn a little
+                        let k = rng.range(-0.08, 0.06);
+                        pos[1] += (pos[1] - pos[0]).normalize() * k + rng.unit() * 0.02;
+                        rot = [rng.rotation(0.15) * rot[0], rng.rotation(0.15) * rot[1]];
+                    }
+                }
+            }
+        }
+    }
+    // the cache was exercised both ways: pairs skipped, and stale entries overtaken by contact
+    assert!(skips * 5 > calls, "{skips} skips in {calls} calls");
+    assert!(stale_contacts > 10, "{stale_contacts} stale entries");
+}
