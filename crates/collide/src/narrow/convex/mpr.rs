@@ -386,7 +386,7 @@ pub(crate) fn native_exhaustive(hull: &ConvexHull, ld: DVec3, vertindex: i32) ->
 
 /// Index into `hull.extrema` of the direction bucket of `ld` (components beyond ±0.4).
 #[inline]
-fn extrema_bucket(ld: DVec3) -> usize {
+pub(crate) fn extrema_bucket(ld: DVec3) -> usize {
     let b = |x: f64| -> i32 { (x > 0.4) as i32 - (x < -0.4) as i32 };
     (9 * (b(ld.x) + 1) + 3 * (b(ld.y) + 1) + (b(ld.z) + 1)) as usize
 }

@@ -45,6 +45,7 @@
 
 use glam::DVec3;
 
+use super::mpr::extrema_bucket;
 use super::{ConvexGeom, Separation};
 use crate::model::{ConvexHull, GeomType, Model};
 
@@ -322,45 +323,20 @@ fn scan(hull: &ConvexHull, l: DVec3) -> f64 {
         .fold(f64::NEG_INFINITY, |best, v| best.max(l.dot(*v)))
 }
 
-/// Largest `l · v` over the hull vertices by steepest ascent on the hull graph from `hint` (or
+/// Largest `l · v` over the hull vertices by hill climbing on the hull graph from `hint` (or
 /// from the vertex of the hull's extrema table nearest to `l`'s direction), which it updates.
-/// `None` if the climb does not settle within one step per vertex (it always does on a valid
-/// graph: every step strictly improves).
+/// On a convex hull a vertex with no better neighbour maximizes `l · v`, and every step
+/// strictly improves, so the climb settles on a maximizer.
 fn hill_climb(hull: &ConvexHull, l: DVec3, hint: &mut i32) -> Option<f64> {
     let verts = hull.vert.as_slice();
-    let n = verts.len();
-    let mut cur = match usize::try_from(*hint) {
-        Ok(h) if h < n => h,
+    let start = match usize::try_from(*hint) {
+        Ok(h) if h < verts.len() => h,
         _ => hull.extrema[extrema_bucket(l)] as usize,
     };
-    let mut best = l.dot(*verts.get(cur)?);
-    for _ in 0..n {
-        let (a, b) = (
-            hull.adj_start[cur] as usize,
-            hull.adj_start[cur + 1] as usize,
-        );
-        let mut next = cur;
-        for &nb in &hull.adj[a..b] {
-            let x = l.dot(verts[nb as usize]);
-            if x > best {
-                best = x;
-                next = nb as usize;
-            }
-        }
-        if next == cur {
-            *hint = cur as i32;
-            return Some(best);
-        }
-        cur = next;
-    }
-    None
-}
-
-/// Index into [`ConvexHull::extrema`] of the table direction nearest to `l` (each component
-/// rounded to -1, 0 or 1 at ±0.4 of the unit vector).
-fn extrema_bucket(l: DVec3) -> usize {
-    let b = |x: f64| (x > 0.4) as usize + (x >= -0.4) as usize;
-    9 * b(l.x) + 3 * b(l.y) + b(l.z)
+    let dot = |v: &DVec3| l.x * v.x + l.y * v.y + l.z * v.z;
+    let cur = hull.graph.climb(l, start, dot(verts.get(start)?));
+    *hint = cur as i32;
+    verts.get(cur).map(dot)
 }
 
 /// How the cache may treat geom `g` (see the module docs).
@@ -422,16 +398,9 @@ fn hull_contains_origin(h: &ConvexHull) -> bool {
     })
 }
 
-/// The hull graph has one neighbour range per vertex, in bounds, with valid vertex indices.
+/// The hull has a vertex graph and its extrema table points at hull vertices.
 fn valid_graph(h: &ConvexHull) -> bool {
-    let n = h.vert.len();
-    h.adj_start.len() == n + 1
-        && h.adj_start.windows(2).all(|w| w[0] <= w[1])
-        && h.adj_start
-            .last()
-            .is_some_and(|&e| e as usize <= h.adj.len())
-        && h.adj.iter().all(|&j| (j as usize) < n)
-        && h.extrema.iter().all(|&j| (j as usize) < n)
+    !h.graph.is_empty() && h.extrema.iter().all(|&j| (j as usize) < h.vert.len())
 }
 
 #[cfg(test)]
