@@ -678,30 +678,13 @@ fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
     project_origin_other_normals(v1, v2, v3)
 }
 
-/// [`project_origin`] when the first normal is too short or orthogonal to the points: the
+/// [`project_origin`] when the first normal is too short or orthogonal to the points: the whole
+/// of `gjk::project_origin_plane`, whose first normal fails the same way before it tries the
 /// normals through the other two vertices (kept out of line, it is rare).
 #[cold]
 #[inline(never)]
 fn project_origin_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    let d21 = v2 - v1;
-    let d31 = v3 - v1;
-    let d32 = v3 - v2;
-    let n = d21.cross(d31);
-    let nv = n.dot(v1);
-    let nn = n.dot(n);
-    if nn == 0.0 {
-        return None;
-    }
-    if nv != 0.0 && nn > MINVAL {
-        return Some(n * (nv / nn));
-    }
-    let n = d31.cross(d32);
-    let nv = n.dot(v3);
-    let nn = n.dot(n);
-    if nn == 0.0 {
-        return None;
-    }
-    Some(n * (nv / nn))
+    super::gjk::project_origin_plane(v1, v2, v3)
 }
 
 /// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the
