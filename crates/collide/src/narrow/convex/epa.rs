@@ -29,6 +29,8 @@ pub const MAX_EPA_ITERATIONS: usize = 100;
 const MAX_VERTS: usize = MAX_EPA_ITERATIONS + 6;
 const MAX_FACES: usize = 6 * MAX_EPA_ITERATIONS;
 const MINDIST: f64 = MINVAL * MINVAL;
+// face vertices are stored as `u8`
+const _: () = assert!(MAX_VERTS <= 256);
 /// `i % 3` for `i < 5`.
 const MOD3: [usize; 5] = [0, 1, 2, 0, 1];
 
@@ -60,7 +62,8 @@ struct Face {
     v: DVec3,
     /// `v · v`, the squared distance of the face's plane from the origin.
     dist2: f64,
-    verts: [u16; 3],
+    /// Vertex indices (`MAX_VERTS` fits a `u8`).
+    verts: [u8; 3],
     adj: [u16; 3],
     /// Slot in the map; -1 not in the map, -2 deleted.
     index: i32,
@@ -69,8 +72,9 @@ struct Face {
 /// The expanding polytope and its scratch space.
 pub(crate) struct Polytope {
     verts: [Vertex; MAX_VERTS],
-    /// `verts[i].vert`, packed for the face projections.
-    pts: [DVec3; MAX_VERTS],
+    /// `verts[i].vert`, packed for the face projections; one slot per `u8` (only the first
+    /// `MAX_VERTS` are used), so that indexing it with a face's vertex needs no bounds check.
+    pts: [DVec3; 256],
     nverts: usize,
     faces: [Face; MAX_FACES],
     nfaces: usize,
@@ -114,7 +118,7 @@ impl Polytope {
     pub fn new() -> Self {
         Polytope {
             verts: [Vertex::default(); MAX_VERTS],
-            pts: [DVec3::ZERO; MAX_VERTS],
+            pts: [DVec3::ZERO; 256],
             nverts: 0,
             faces: [Face::default(); MAX_FACES],
             nfaces: 0,
@@ -177,7 +181,13 @@ impl Polytope {
         }
         let fi = self.nfaces;
         self.nfaces += 1;
-        let (p1, p2, p3) = (self.pts[v1], self.pts[v2], self.pts[v3]);
+        // vertex indices are below `MAX_VERTS`, so the `u8` casts are exact
+        let verts = [v1 as u8, v2 as u8, v3 as u8];
+        let (p1, p2, p3) = (
+            self.pts[verts[0] as usize],
+            self.pts[verts[1] as usize],
+            self.pts[verts[2] as usize],
+        );
         // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
         let (v, dist2) = match project_origin(p3, p2, p1) {
             // `0 x` is ±0 for a finite `x` and NaN otherwise
@@ -191,7 +201,7 @@ impl Polytope {
         self.faces[fi] = Face {
             v,
             dist2,
-            verts: [v1 as u16, v2 as u16, v3 as u16],
+            verts,
             adj: [a1 as u16, a2 as u16, a3 as u16],
             index: -1,
         };
@@ -238,7 +248,7 @@ impl Polytope {
     }
 
     #[inline(always)]
-    fn edge_of(&self, fi: usize, vertex: u16) -> usize {
+    fn edge_of(&self, fi: usize, vertex: u8) -> usize {
         // 0 if the first vertex matches, else 1 if the second does, else 2 (without branches)
         let f = &self.faces[fi];
         let (is0, is1) = (f.verts[0] == vertex, f.verts[1] == vertex);

@@ -107,6 +107,7 @@ impl<'a> Object<'a> {
 
     /// Support point in the unit direction `dir` (world), without inflation; records the
     /// feature index in `vertindex`.
+    #[inline(always)]
     pub fn support_raw(&mut self, dir: DVec3) -> DVec3 {
         if self.core {
             match self.kind {
@@ -264,7 +265,7 @@ pub(crate) struct Vertex {
 
 /// `S_{A-B}(dir) = S_A(dir) - S_B(-dir)` for a unit direction, both shapes inflated by their
 /// half margins.
-#[inline]
+#[inline(always)]
 pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) -> Vertex {
     let raw1 = o1.support_raw(dir);
     let raw2 = o2.support_raw(-dir);
