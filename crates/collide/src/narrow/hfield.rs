@@ -181,43 +181,49 @@ pub struct Prism {
 }
 
 /// Visits the prisms of `cells` in MuJoCo's order, skipping those whose three top vertices are
-/// all below `zskip`; `f` returns `false` to stop. Only the heights slide from prism to prism;
-/// the vertices are built for the prisms that pass the height test.
+/// all below `zskip`; `f` returns `false` to stop. The top vertices (grid points, coordinates
+/// computed once per row and column) slide from prism to prism; the prism's six vertices are
+/// built for the prisms that pass the height test.
 fn for_each_prism(field: &HField, cells: CellRange, zskip: f64, mut f: impl FnMut(&Prism) -> bool) {
     let [s0, s1, s2, s3] = field.size;
     let dx = (s0 + s0) / (field.ncol - 1) as f64;
     let dy = (s1 + s1) / (field.nrow - 1) as f64;
     let height = |r: usize, c: usize| field.data[r * field.ncol + c] as f64 * s2;
+    // grid-line coordinates
+    let gx = |c: usize| dx * c as f64 - s0;
+    let gy = |r: usize| dy * r as f64 - s1;
     let mut p = Prism {
         vert: [DVec3::ZERO; 6],
         row: 0,
         col: 0,
         half: 0,
     };
-    // the prism's three grid points (row, column, height), in vertex order
-    let mut corner = [(0, 0, 0.0); 3];
-    let push = |corner: &mut [(usize, usize, f64); 3], r: usize, c: usize| {
+    // the prism's three top vertices (grid points), in vertex order
+    let mut corner = [DVec3::ZERO; 3];
+    let push = |corner: &mut [DVec3; 3], top: DVec3| {
         corner[0] = corner[1];
         corner[1] = corner[2];
-        corner[2] = (r, c, height(r, c));
+        corner[2] = top;
     };
     for r in cells.rmin..cells.rmax {
         p.row = r;
-        push(&mut corner, r + 1, cells.cmin);
-        push(&mut corner, r, cells.cmin);
+        let (y_lo, y_hi) = (gy(r), gy(r + 1));
+        let x = gx(cells.cmin);
+        push(&mut corner, DVec3::new(x, y_hi, height(r + 1, cells.cmin)));
+        push(&mut corner, DVec3::new(x, y_lo, height(r, cells.cmin)));
         for c in cells.cmin + 1..=cells.cmax {
             p.col = c;
+            let x = gx(c);
             for half in 0..2 {
-                push(&mut corner, r + 1 - half, c);
-                if corner[0].2 < zskip && corner[1].2 < zskip && corner[2].2 < zskip {
+                let (vr, y) = if half == 0 { (r + 1, y_hi) } else { (r, y_lo) };
+                push(&mut corner, DVec3::new(x, y, height(vr, c)));
+                if corner[0].z < zskip && corner[1].z < zskip && corner[2].z < zskip {
                     continue;
                 }
                 p.half = half;
-                for (i, &(vr, vc, z)) in corner.iter().enumerate() {
-                    let x = dx * vc as f64 - s0;
-                    let y = dy * vr as f64 - s1;
-                    p.vert[i] = DVec3::new(x, y, -s3);
-                    p.vert[i + 3] = DVec3::new(x, y, z);
+                for (i, &t) in corner.iter().enumerate() {
+                    p.vert[i] = DVec3::new(t.x, t.y, -s3);
+                    p.vert[i + 3] = t;
                 }
                 if !f(&p) {
                     return;
