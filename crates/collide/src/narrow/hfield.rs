@@ -394,7 +394,7 @@ impl Cull {
     fn axes_separate(&self, v: &[DVec3; 6]) -> bool {
         let axes = [self.axes.x_axis, self.axes.y_axis, self.axes.z_axis];
         axes.iter().enumerate().any(|(i, a)| {
-            let (lo, hi) = range(v.map(|p| a.dot(p)));
+            let (lo, hi) = prism_range(*a, v);
             let (c, e) = (self.axis_pos[i], self.axis_ext[i]);
             lo - (c + e) > self.bound || (c - e) - hi > self.bound
         })
@@ -408,9 +408,24 @@ impl Cull {
             return f64::NEG_INFINITY;
         }
         let n = u * (1.0 / len);
-        let (_, top) = range(v.map(|p| n.dot(p)));
+        let (_, top) = prism_range(n, v);
         n.dot(self.pos) - self.extent(n) - top
     }
+}
+
+/// Smallest and largest of `n · p` over a prism's vertices (as in [`Prism::vert`]: `v[i + 3]`
+/// above `v[i]`), each rounded as `n.dot(p)`: a bottom vertex shares `n.x x + n.y y` with the
+/// top vertex above it, computed once for both.
+#[inline]
+fn prism_range(n: DVec3, v: &[DVec3; 6]) -> (f64, f64) {
+    let mut d = [0.0; 6];
+    for i in 0..3 {
+        let t = v[i + 3];
+        let xy = n.x * t.x + n.y * t.y;
+        d[i] = xy + n.z * v[i].z;
+        d[i + 3] = xy + n.z * t.z;
+    }
+    range(d)
 }
 
 /// Smallest and largest of finite values.
@@ -568,6 +583,35 @@ mod tests {
             hull: None,
             hfield: Some(field),
         }
+    }
+
+    #[test]
+    fn prism_range_is_the_range_of_the_vertex_dot_products_bit_for_bit() {
+        // the cull's shared `n.x x + n.y y` must round exactly as `n.dot(p)` per vertex
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let field = random_field(&mut rng, 7, 9, [1.3, 0.7, 0.4, 0.2]);
+        let cells = CellRange {
+            cmin: 0,
+            cmax: 8,
+            rmin: 0,
+            rmax: 6,
+        };
+        let mut checked = 0;
+        for_each_prism(&field, cells, f64::NEG_INFINITY, |p| {
+            for _ in 0..20 {
+                let n = DVec3::new(
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                );
+                let (lo, hi) = prism_range(n, &p.vert);
+                let (elo, ehi) = range(p.vert.map(|q| n.dot(q)));
+                assert_eq!((lo.to_bits(), hi.to_bits()), (elo.to_bits(), ehi.to_bits()));
+                checked += 1;
+            }
+            true
+        });
+        assert_eq!(checked, 20 * 2 * 8 * 6);
     }
 
     #[test]
