@@ -181,43 +181,49 @@ pub struct Prism {
 }
 
 /// Visits the prisms of `cells` in MuJoCo's order, skipping those whose three top vertices are
-/// all below `zskip`; `f` returns `false` to stop. Only the heights slide from prism to prism;
-/// the vertices are built for the prisms that pass the height test.
+/// all below `zskip`; `f` returns `false` to stop. The top vertices (grid points, coordinates
+/// computed once per row and column) slide from prism to prism; the prism's six vertices are
+/// built for the prisms that pass the height test.
 fn for_each_prism(field: &HField, cells: CellRange, zskip: f64, mut f: impl FnMut(&Prism) -> bool) {
     let [s0, s1, s2, s3] = field.size;
     let dx = (s0 + s0) / (field.ncol - 1) as f64;
     let dy = (s1 + s1) / (field.nrow - 1) as f64;
     let height = |r: usize, c: usize| field.data[r * field.ncol + c] as f64 * s2;
+    // grid-line coordinates
+    let gx = |c: usize| dx * c as f64 - s0;
+    let gy = |r: usize| dy * r as f64 - s1;
     let mut p = Prism {
         vert: [DVec3::ZERO; 6],
         row: 0,
         col: 0,
         half: 0,
     };
-    // the prism's three grid points (row, column, height), in vertex order
-    let mut corner = [(0, 0, 0.0); 3];
-    let push = |corner: &mut [(usize, usize, f64); 3], r: usize, c: usize| {
+    // the prism's three top vertices (grid points), in vertex order
+    let mut corner = [DVec3::ZERO; 3];
+    let push = |corner: &mut [DVec3; 3], top: DVec3| {
         corner[0] = corner[1];
         corner[1] = corner[2];
-        corner[2] = (r, c, height(r, c));
+        corner[2] = top;
     };
     for r in cells.rmin..cells.rmax {
         p.row = r;
-        push(&mut corner, r + 1, cells.cmin);
-        push(&mut corner, r, cells.cmin);
+        let (y_lo, y_hi) = (gy(r), gy(r + 1));
+        let x = gx(cells.cmin);
+        push(&mut corner, DVec3::new(x, y_hi, height(r + 1, cells.cmin)));
+        push(&mut corner, DVec3::new(x, y_lo, height(r, cells.cmin)));
         for c in cells.cmin + 1..=cells.cmax {
             p.col = c;
+            let x = gx(c);
             for half in 0..2 {
-                push(&mut corner, r + 1 - half, c);
-                if corner[0].2 < zskip && corner[1].2 < zskip && corner[2].2 < zskip {
+                let (vr, y) = if half == 0 { (r + 1, y_hi) } else { (r, y_lo) };
+                push(&mut corner, DVec3::new(x, y, height(vr, c)));
+                if corner[0].z < zskip && corner[1].z < zskip && corner[2].z < zskip {
                     continue;
                 }
                 p.half = half;
-                for (i, &(vr, vc, z)) in corner.iter().enumerate() {
-                    let x = dx * vc as f64 - s0;
-                    let y = dy * vr as f64 - s1;
-                    p.vert[i] = DVec3::new(x, y, -s3);
-                    p.vert[i + 3] = DVec3::new(x, y, z);
+                for (i, &t) in corner.iter().enumerate() {
+                    p.vert[i] = DVec3::new(t.x, t.y, -s3);
+                    p.vert[i + 3] = t;
                 }
                 if !f(&p) {
                     return;
@@ -388,7 +394,7 @@ impl Cull {
     fn axes_separate(&self, v: &[DVec3; 6]) -> bool {
         let axes = [self.axes.x_axis, self.axes.y_axis, self.axes.z_axis];
         axes.iter().enumerate().any(|(i, a)| {
-            let (lo, hi) = range(v.map(|p| a.dot(p)));
+            let (lo, hi) = prism_range(*a, v);
             let (c, e) = (self.axis_pos[i], self.axis_ext[i]);
             lo - (c + e) > self.bound || (c - e) - hi > self.bound
         })
@@ -402,9 +408,24 @@ impl Cull {
             return f64::NEG_INFINITY;
         }
         let n = u * (1.0 / len);
-        let (_, top) = range(v.map(|p| n.dot(p)));
+        let (_, top) = prism_range(n, v);
         n.dot(self.pos) - self.extent(n) - top
     }
+}
+
+/// Smallest and largest of `n · p` over a prism's vertices (as in [`Prism::vert`]: `v[i + 3]`
+/// above `v[i]`), each rounded as `n.dot(p)`: a bottom vertex shares `n.x x + n.y y` with the
+/// top vertex above it, computed once for both.
+#[inline]
+fn prism_range(n: DVec3, v: &[DVec3; 6]) -> (f64, f64) {
+    let mut d = [0.0; 6];
+    for i in 0..3 {
+        let t = v[i + 3];
+        let xy = n.x * t.x + n.y * t.y;
+        d[i] = xy + n.z * v[i].z;
+        d[i + 3] = xy + n.z * t.z;
+    }
+    range(d)
 }
 
 /// Smallest and largest of finite values.
@@ -562,6 +583,35 @@ mod tests {
             hull: None,
             hfield: Some(field),
         }
+    }
+
+    #[test]
+    fn prism_range_is_the_range_of_the_vertex_dot_products_bit_for_bit() {
+        // the cull's shared `n.x x + n.y y` must round exactly as `n.dot(p)` per vertex
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let field = random_field(&mut rng, 7, 9, [1.3, 0.7, 0.4, 0.2]);
+        let cells = CellRange {
+            cmin: 0,
+            cmax: 8,
+            rmin: 0,
+            rmax: 6,
+        };
+        let mut checked = 0;
+        for_each_prism(&field, cells, f64::NEG_INFINITY, |p| {
+            for _ in 0..20 {
+                let n = DVec3::new(
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                );
+                let (lo, hi) = prism_range(n, &p.vert);
+                let (elo, ehi) = range(p.vert.map(|q| n.dot(q)));
+                assert_eq!((lo.to_bits(), hi.to_bits()), (elo.to_bits(), ehi.to_bits()));
+                checked += 1;
+            }
+            true
+        });
+        assert_eq!(checked, 20 * 2 * 8 * 6);
     }
 
     #[test]
