@@ -161,6 +161,29 @@ enum Axis {
     Edge(usize, usize),
 }
 
+/// Separation of the boxes along the edge axis `e_i × (box 2's axis j)`, or `None` when the
+/// edges are parallel to rounding (`sin² < PAR_EPS`).
+#[inline(always)]
+fn edge_separation(rel: &Relative, i: usize, j: usize) -> Option<f64> {
+    let (s1, s2) = (&rel.s1, &rel.s2);
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    let raw = rel.cross_axis(i, j);
+    let (mut u1, mut u2) = (raw[i1], raw[i2]);
+    let n2 = u1 * u1 + u2 * u2;
+    if n2 < PAR_EPS {
+        return None;
+    }
+    let inv = 1.0 / n2.sqrt();
+    u1 *= inv;
+    u2 *= inv;
+    let r1 = s1[i1] * u1.abs() + s1[i2] * u2.abs();
+    let b1 = u1 * rel.rot[i1][j1] + u2 * rel.rot[i2][j1];
+    let b2 = u1 * rel.rot[i1][j2] + u2 * rel.rot[i2][j2];
+    let r2 = s2[j1] * b1.abs() + s2[j2] * b2.abs();
+    Some((u1 * rel.p21[i1] + u2 * rel.p21[i2]).abs() - r1 - r2)
+}
+
 /// Stage 1. Returns the winning axis, or `None` when some axis separates the boxes by more
 /// than `septol` (or, as in MuJoCo, when no face axis beats `-mjMAXVAL`).
 fn separating_axis(rel: &Relative, septol: f64) -> Option<Axis> {
@@ -194,33 +217,32 @@ fn separating_axis(rel: &Relative, septol: f64) -> Option<Axis> {
     }
     let (face, face_sep) = (axis, best);
 
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let raw = rel.cross_axis(i, j);
-            let (mut u1, mut u2) = (raw[i1], raw[i2]);
-            let n2 = u1 * u1 + u2 * u2;
-            if n2 < PAR_EPS {
-                continue;
+    // the nine edge axes in MuJoCo's order (i outer, j inner), unrolled so that every index
+    // is a constant
+    macro_rules! edge_axes {
+        ($(($i:literal, $j:literal)),*) => {$(
+            if let Some(sep) = edge_separation(rel, $i, $j) {
+                if sep > septol {
+                    return None;
+                }
+                if sep - EDGE_BIAS * sep.abs() > best && sep > face_sep {
+                    best = sep;
+                    axis = Some(Axis::Edge($i, $j));
+                }
             }
-            let inv = 1.0 / n2.sqrt();
-            u1 *= inv;
-            u2 *= inv;
-            let r1 = s1[i1] * u1.abs() + s1[i2] * u2.abs();
-            let b1 = u1 * rel.rot[i1][j1] + u2 * rel.rot[i2][j1];
-            let b2 = u1 * rel.rot[i1][j2] + u2 * rel.rot[i2][j2];
-            let r2 = s2[j1] * b1.abs() + s2[j2] * b2.abs();
-            let sep = (u1 * rel.p21[i1] + u2 * rel.p21[i2]).abs() - r1 - r2;
-            if sep > septol {
-                return None;
-            }
-            if sep - EDGE_BIAS * sep.abs() > best && sep > face_sep {
-                best = sep;
-                axis = Some(Axis::Edge(i, j));
-            }
-        }
+        )*};
     }
+    edge_axes!(
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2)
+    );
 
     // an edge axis nearly parallel to the best face axis yields to it unless clearly deeper
     if let (Some(Axis::Edge(i, j)), Some(face_axis)) = (axis, face) {
