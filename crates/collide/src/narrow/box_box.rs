@@ -372,9 +372,10 @@ struct Poly {
     n: usize,
 }
 
-/// Clips `poly` against the half-plane `sign * v[coord] <= limit`. A polygon entirely inside
-/// is left as is; otherwise the result goes to `spare`, which is then swapped in.
-fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) {
+/// Clips `poly` against the half-plane `sign * v[coord] <= limit`. Returns `false` for a
+/// polygon entirely inside (nothing written); otherwise the result is written to `clipped`
+/// and the caller takes it as the new polygon.
+fn clip(poly: &Poly, clipped: &mut Poly, coord: usize, sign: f64, limit: f64) -> bool {
     let mut d = [0.0; MAX_VERT];
     let mut inside = true;
     for (dk, v) in d.iter_mut().zip(&poly.v[..poly.n]) {
@@ -382,7 +383,7 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
         inside &= *dk <= 0.0;
     }
     if inside {
-        return;
+        return false;
     }
     let mut n = 0;
     for k in 0..poly.n {
@@ -390,13 +391,13 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
         let (dp, dq) = (d[k], d[k1]);
         let p = poly.v[k];
         if dp <= 0.0 && n < MAX_VERT {
-            spare.v[n] = p;
+            clipped.v[n] = p;
             n += 1;
         }
         if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) && n < MAX_VERT {
             let q = poly.v[k1];
             let t = dp / (dp - dq);
-            spare.v[n] = [
+            clipped.v[n] = [
                 p[0] + t * (q[0] - p[0]),
                 p[1] + t * (q[1] - p[1]),
                 p[2] + t * (q[2] - p[2]),
@@ -404,8 +405,8 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
             n += 1;
         }
     }
-    spare.n = n;
-    std::mem::swap(poly, spare);
+    clipped.n = n;
+    true
 }
 
 /// Stage 2b: the incident face clipped against the reference face (normal `a` of box 1 when
@@ -467,14 +468,22 @@ fn face_contacts(
             poly.v[k][r] = cen[r] + su * du[r] + sv * dv[r];
         }
     }
-    let mut spare = Poly {
+    let mut other = Poly {
         v: [[0.0; 3]; MAX_VERT],
         n: 0,
     };
-    clip(&mut poly, &mut spare, 0, 1.0, size_ref[ax]);
-    clip(&mut poly, &mut spare, 0, -1.0, size_ref[ax]);
-    clip(&mut poly, &mut spare, 1, 1.0, size_ref[ay]);
-    clip(&mut poly, &mut spare, 1, -1.0, size_ref[ay]);
+    // the two buffers trade roles by reference whenever a clip cuts the polygon
+    let (mut poly, mut spare) = (&mut poly, &mut other);
+    for (coord, sign, limit) in [
+        (0, 1.0, size_ref[ax]),
+        (0, -1.0, size_ref[ax]),
+        (1, 1.0, size_ref[ay]),
+        (1, -1.0, size_ref[ay]),
+    ] {
+        if clip(poly, spare, coord, sign, limit) {
+            std::mem::swap(&mut poly, &mut spare);
+        }
+    }
 
     let nsign = if ref1 { sgn } else { -sgn };
     let normal = nsign * gref.mat.col(a);
