@@ -328,7 +328,9 @@ impl<'m> Collider<'m> {
         cs.copy_from_slice(&self.sort_buf);
     }
 
-    /// A leaf pair of the mid phase: geom filters, the leaf test, then the narrow phase.
+    /// A leaf pair of the mid phase: geom filters, the leaf test, then the narrow phase
+    /// (inlined into the leaf loops, where most pairs are rejected).
+    #[inline(always)]
     fn collide_leaves(
         &mut self,
         g1: usize,
@@ -346,6 +348,7 @@ impl<'m> Collider<'m> {
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
     /// the pair's `(margin, gap)` when both pass (the detection threshold is their sum).
+    #[inline(always)]
     fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<(f64, f64)> {
         let m = self.model;
         let (margin, gap) = self.margin_gap(g1, g2, None);
