@@ -411,6 +411,7 @@ impl<'m> Collider<'m> {
     }
 
     /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
+    #[inline(always)]
     fn collide_geoms(
         &mut self,
         g1: usize,
@@ -448,7 +449,9 @@ impl<'m> Collider<'m> {
         self.narrow(m.pair_geom1[p], m.pair_geom2[p], Some(p), poses, out, stats);
     }
 
-    /// Bounding-sphere filter, dispatch and contact assembly for one geom pair.
+    /// Bounding-sphere filter, dispatch and contact assembly for one geom pair (inlined: most
+    /// pairs stop at the sphere test).
+    #[inline(always)]
     fn narrow(
         &mut self,
         g1: usize,
