@@ -6,7 +6,7 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{pair_params_with, push_contacts, Contact, GeomParams};
+use crate::contact::{push_contacts, Contact, GeomParams, MixTable};
 use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
@@ -77,6 +77,8 @@ pub struct Collider<'m> {
     geoms: Vec<GeomInfo>,
     /// Per-geom contact parameters, mixed per pair for the pairs that touch.
     params: Vec<GeomParams>,
+    /// The mixing of `params` per pair of parameter classes.
+    mix: MixTable,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
     /// Boxed so that detection can take it out of the collider by moving a pointer (it is
@@ -144,12 +146,14 @@ impl<'m> Collider<'m> {
                 size: model.geom_size[g],
             })
             .collect();
+        let params: Vec<GeomParams> = (0..model.ngeom())
+            .map(|g| GeomParams::of(model, g))
+            .collect();
         Ok(Collider {
             model,
             geoms,
-            params: (0..model.ngeom())
-                .map(|g| GeomParams::of(model, g))
-                .collect(),
+            mix: MixTable::new(model, &params),
+            params,
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad: Some(Box::new(broad)),
@@ -559,8 +563,9 @@ impl<'m> Collider<'m> {
         if n == 0 {
             return;
         }
-        let (a, b) = (&self.params[g1], &self.params[g2]);
-        let params = pair_params_with(m, a, b, pair, margin, gap);
+        let params = self
+            .mix
+            .pair_params(m, &self.params, (g1, g2), pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }
