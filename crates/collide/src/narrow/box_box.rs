@@ -410,23 +410,22 @@ fn clip(poly: &Poly, clipped: &mut Poly, coord: usize, sign: f64, limit: f64) ->
 }
 
 /// Stage 2b: the incident face clipped against the reference face (normal `a` of box 1 when
-/// `ref1`, else of box 2).
-fn face_contacts(
+/// `REF1`, else of box 2; a constant, so that each case reads the rotation without a branch).
+fn face_contacts<const REF1: bool>(
     g1: &Shape,
     g2: &Shape,
     rel: &Relative,
-    ref1: bool,
     a: usize,
     margin: f64,
     out: &mut [PreContact],
 ) -> usize {
-    let (gref, size_ref, size_inc, p_inc) = if ref1 {
+    let (gref, size_ref, size_inc, p_inc) = if REF1 {
         (g1, &rel.s1, &rel.s2, &rel.p21)
     } else {
         (g2, &rel.s2, &rel.s1, &rel.p12)
     };
     // rinc[r][c]: component r of incident axis c, in the reference frame
-    let rinc = |r: usize, c: usize| if ref1 { rel.rot[r][c] } else { rel.rot[c][r] };
+    let rinc = |r: usize, c: usize| if REF1 { rel.rot[r][c] } else { rel.rot[c][r] };
 
     // side of the reference box the incident box lies on
     let sgn = if p_inc[a] >= 0.0 { 1.0 } else { -1.0 };
@@ -485,7 +484,7 @@ fn face_contacts(
         }
     }
 
-    let nsign = if ref1 { sgn } else { -sgn };
+    let nsign = if REF1 { sgn } else { -sgn };
     let normal = nsign * gref.mat.col(a);
     let dup2 = DUP_EPS * (size_ref[ax] * size_ref[ax] + size_ref[ay] * size_ref[ay]);
 
@@ -530,7 +529,7 @@ pub fn box_box(g1: &Shape, g2: &Shape, margin: f64, out: &mut [PreContact]) -> u
     match separating_axis(&rel, septol) {
         None => 0,
         Some(Axis::Edge(i, j)) => edge_contact(g1, &rel, i, j, septol, out),
-        Some(Axis::Face1(a)) => face_contacts(g1, g2, &rel, true, a, margin, out),
-        Some(Axis::Face2(a)) => face_contacts(g1, g2, &rel, false, a, margin, out),
+        Some(Axis::Face1(a)) => face_contacts::<true>(g1, g2, &rel, a, margin, out),
+        Some(Axis::Face2(a)) => face_contacts::<false>(g1, g2, &rel, a, margin, out),
     }
 }
