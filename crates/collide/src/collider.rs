@@ -6,7 +6,7 @@ use glam::DMat3;
 use thiserror::Error;
 
 use crate::broad::BroadPhase;
-use crate::contact::{pair_params_with, push_contacts, Contact, GeomParams};
+use crate::contact::{push_contacts, Contact, GeomParams, MixTable};
 use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
@@ -77,6 +77,8 @@ pub struct Collider<'m> {
     geoms: Vec<GeomInfo>,
     /// Per-geom contact parameters, mixed per pair for the pairs that touch.
     params: Vec<GeomParams>,
+    /// The mixing of `params` per pair of parameter classes.
+    mix: MixTable,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
     /// Boxed so that detection can take it out of the collider by moving a pointer (it is
@@ -144,12 +146,14 @@ impl<'m> Collider<'m> {
                 size: model.geom_size[g],
             })
             .collect();
+        let params: Vec<GeomParams> = (0..model.ngeom())
+            .map(|g| GeomParams::of(model, g))
+            .collect();
         Ok(Collider {
             model,
             geoms,
-            params: (0..model.ngeom())
-                .map(|g| GeomParams::of(model, g))
-                .collect(),
+            mix: MixTable::new(model, &params),
+            params,
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad: Some(Box::new(broad)),
@@ -328,7 +332,9 @@ impl<'m> Collider<'m> {
         cs.copy_from_slice(&self.sort_buf);
     }
 
-    /// A leaf pair of the mid phase: geom filters, the leaf test, then the narrow phase.
+    /// A leaf pair of the mid phase: geom filters, the leaf test, then the narrow phase
+    /// (inlined into the leaf loops, where most pairs are rejected).
+    #[inline(always)]
     fn collide_leaves(
         &mut self,
         g1: usize,
@@ -346,6 +352,7 @@ impl<'m> Collider<'m> {
 
     /// Leaf test of the mid phase: bounding spheres, then the geoms' oriented boxes. Returns
     /// the pair's `(margin, gap)` when both pass (the detection threshold is their sum).
+    #[inline(always)]
     fn leaf_obb_may_touch(&self, g1: usize, g2: usize, poses: &PoseView) -> Option<(f64, f64)> {
         let m = self.model;
         let (margin, gap) = self.margin_gap(g1, g2, None);
@@ -408,6 +415,7 @@ impl<'m> Collider<'m> {
     }
 
     /// A geom pair found through the body pairs (`filterCollisionPair` for non-explicit pairs).
+    #[inline(always)]
     fn collide_geoms(
         &mut self,
         g1: usize,
@@ -445,7 +453,9 @@ impl<'m> Collider<'m> {
         self.narrow(m.pair_geom1[p], m.pair_geom2[p], Some(p), poses, out, stats);
     }
 
-    /// Bounding-sphere filter, dispatch and contact assembly for one geom pair.
+    /// Bounding-sphere filter, dispatch and contact assembly for one geom pair (inlined: most
+    /// pairs stop at the sphere test).
+    #[inline(always)]
     fn narrow(
         &mut self,
         g1: usize,
@@ -553,8 +563,9 @@ impl<'m> Collider<'m> {
         if n == 0 {
             return;
         }
-        let (a, b) = (&self.params[g1], &self.params[g2]);
-        let params = pair_params_with(m, a, b, pair, margin, gap);
+        let params = self
+            .mix
+            .pair_params(m, &self.params, (g1, g2), pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 }

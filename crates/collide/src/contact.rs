@@ -119,6 +119,108 @@ impl GeomParams {
     }
 }
 
+impl GeomParams {
+    /// Equal bit for bit (then every mixing with a third geom gives the same bits).
+    fn same_bits(&self, o: &GeomParams) -> bool {
+        let eq = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        self.priority == o.priority
+            && self.condim == o.condim
+            && eq(
+                &[
+                    self.solmix,
+                    self.adhesion,
+                    self.friction.x,
+                    self.friction.y,
+                    self.friction.z,
+                ],
+                &[
+                    o.solmix,
+                    o.adhesion,
+                    o.friction.x,
+                    o.friction.y,
+                    o.friction.z,
+                ],
+            )
+            && eq(&self.solref, &o.solref)
+            && eq(&self.solimp, &o.solimp)
+    }
+}
+
+/// Most parameter classes a [`MixTable`] tabulates (`MAX_MIX_CLASSES²` mixed records).
+const MAX_MIX_CLASSES: usize = 16;
+
+/// The mixed contact parameters of every ordered pair of geom parameter classes, computed once
+/// per model: geoms whose [`GeomParams`] are equal bit for bit share a class, so a geom pair's
+/// mixing (without an explicit pair) is a table read giving exactly [`pair_params_with`]'s
+/// bits. Models with more than `MAX_MIX_CLASSES` classes mix per pair.
+#[derive(Clone, Debug)]
+pub(crate) struct MixTable {
+    /// Class of each geom (empty when the model has too many classes).
+    class: Vec<u8>,
+    nclass: usize,
+    /// `mixed[c1 * nclass + c2]`: [`pair_params_with`] of the classes, margin and gap zero.
+    mixed: Vec<PairParams>,
+}
+
+impl MixTable {
+    /// Classes of the geoms with parameters `params` (one per geom of `m`) and their mixing.
+    pub(crate) fn new(m: &Model, params: &[GeomParams]) -> MixTable {
+        let mut reps: Vec<usize> = Vec::new();
+        let mut class = Vec::with_capacity(params.len());
+        for (g, p) in params.iter().enumerate() {
+            let c = match reps.iter().position(|&r| params[r].same_bits(p)) {
+                Some(c) => c,
+                None if reps.len() < MAX_MIX_CLASSES => {
+                    reps.push(g);
+                    reps.len() - 1
+                }
+                None => {
+                    return MixTable {
+                        class: Vec::new(),
+                        nclass: 0,
+                        mixed: Vec::new(),
+                    }
+                }
+            };
+            class.push(c as u8);
+        }
+        let mixed = reps
+            .iter()
+            .flat_map(|&a| {
+                reps.iter()
+                    .map(move |&b| pair_params_with(m, &params[a], &params[b], None, 0.0, 0.0))
+            })
+            .collect();
+        MixTable {
+            class,
+            nclass: reps.len(),
+            mixed,
+        }
+    }
+
+    /// [`pair_params_with`] for geoms `g1`, `g2` (parameters `params`, as given to
+    /// [`MixTable::new`]) or explicit pair `pair`, with the pair's margin and gap.
+    #[inline]
+    pub(crate) fn pair_params(
+        &self,
+        m: &Model,
+        params: &[GeomParams],
+        (g1, g2): (usize, usize),
+        pair: Option<usize>,
+        margin: f64,
+        gap: f64,
+    ) -> PairParams {
+        if pair.is_none() {
+            if let (Some(&c1), Some(&c2)) = (self.class.get(g1), self.class.get(g2)) {
+                if let Some(p) = self.mixed.get(c1 as usize * self.nclass + c2 as usize) {
+                    return PairParams { margin, gap, ..*p };
+                }
+            }
+        }
+        pair_params_with(m, &params[g1], &params[g2], pair, margin, gap)
+    }
+}
+
 /// [`pair_params`] of geoms with parameters `a` and `b` (or of explicit pair `pair`), with the
 /// pair's margin and gap already known (from [`pair_margin_gap`]).
 pub(crate) fn pair_params_with(

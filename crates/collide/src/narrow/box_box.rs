@@ -161,6 +161,29 @@ enum Axis {
     Edge(usize, usize),
 }
 
+/// Separation of the boxes along the edge axis `e_i × (box 2's axis j)`, or `None` when the
+/// edges are parallel to rounding (`sin² < PAR_EPS`).
+#[inline(always)]
+fn edge_separation(rel: &Relative, i: usize, j: usize) -> Option<f64> {
+    let (s1, s2) = (&rel.s1, &rel.s2);
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    let raw = rel.cross_axis(i, j);
+    let (mut u1, mut u2) = (raw[i1], raw[i2]);
+    let n2 = u1 * u1 + u2 * u2;
+    if n2 < PAR_EPS {
+        return None;
+    }
+    let inv = 1.0 / n2.sqrt();
+    u1 *= inv;
+    u2 *= inv;
+    let r1 = s1[i1] * u1.abs() + s1[i2] * u2.abs();
+    let b1 = u1 * rel.rot[i1][j1] + u2 * rel.rot[i2][j1];
+    let b2 = u1 * rel.rot[i1][j2] + u2 * rel.rot[i2][j2];
+    let r2 = s2[j1] * b1.abs() + s2[j2] * b2.abs();
+    Some((u1 * rel.p21[i1] + u2 * rel.p21[i2]).abs() - r1 - r2)
+}
+
 /// Stage 1. Returns the winning axis, or `None` when some axis separates the boxes by more
 /// than `septol` (or, as in MuJoCo, when no face axis beats `-mjMAXVAL`).
 fn separating_axis(rel: &Relative, septol: f64) -> Option<Axis> {
@@ -194,33 +217,32 @@ fn separating_axis(rel: &Relative, septol: f64) -> Option<Axis> {
     }
     let (face, face_sep) = (axis, best);
 
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let raw = rel.cross_axis(i, j);
-            let (mut u1, mut u2) = (raw[i1], raw[i2]);
-            let n2 = u1 * u1 + u2 * u2;
-            if n2 < PAR_EPS {
-                continue;
+    // the nine edge axes in MuJoCo's order (i outer, j inner), unrolled so that every index
+    // is a constant
+    macro_rules! edge_axes {
+        ($(($i:literal, $j:literal)),*) => {$(
+            if let Some(sep) = edge_separation(rel, $i, $j) {
+                if sep > septol {
+                    return None;
+                }
+                if sep - EDGE_BIAS * sep.abs() > best && sep > face_sep {
+                    best = sep;
+                    axis = Some(Axis::Edge($i, $j));
+                }
             }
-            let inv = 1.0 / n2.sqrt();
-            u1 *= inv;
-            u2 *= inv;
-            let r1 = s1[i1] * u1.abs() + s1[i2] * u2.abs();
-            let b1 = u1 * rel.rot[i1][j1] + u2 * rel.rot[i2][j1];
-            let b2 = u1 * rel.rot[i1][j2] + u2 * rel.rot[i2][j2];
-            let r2 = s2[j1] * b1.abs() + s2[j2] * b2.abs();
-            let sep = (u1 * rel.p21[i1] + u2 * rel.p21[i2]).abs() - r1 - r2;
-            if sep > septol {
-                return None;
-            }
-            if sep - EDGE_BIAS * sep.abs() > best && sep > face_sep {
-                best = sep;
-                axis = Some(Axis::Edge(i, j));
-            }
-        }
+        )*};
     }
+    edge_axes!(
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2)
+    );
 
     // an edge axis nearly parallel to the best face axis yields to it unless clearly deeper
     if let (Some(Axis::Edge(i, j)), Some(face_axis)) = (axis, face) {
@@ -350,9 +372,10 @@ struct Poly {
     n: usize,
 }
 
-/// Clips `poly` against the half-plane `sign * v[coord] <= limit`. A polygon entirely inside
-/// is left as is; otherwise the result goes to `spare`, which is then swapped in.
-fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) {
+/// Clips `poly` against the half-plane `sign * v[coord] <= limit`. Returns `false` for a
+/// polygon entirely inside (nothing written); otherwise the result is written to `clipped`
+/// and the caller takes it as the new polygon.
+fn clip(poly: &Poly, clipped: &mut Poly, coord: usize, sign: f64, limit: f64) -> bool {
     let mut d = [0.0; MAX_VERT];
     let mut inside = true;
     for (dk, v) in d.iter_mut().zip(&poly.v[..poly.n]) {
@@ -360,7 +383,7 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
         inside &= *dk <= 0.0;
     }
     if inside {
-        return;
+        return false;
     }
     let mut n = 0;
     for k in 0..poly.n {
@@ -368,13 +391,13 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
         let (dp, dq) = (d[k], d[k1]);
         let p = poly.v[k];
         if dp <= 0.0 && n < MAX_VERT {
-            spare.v[n] = p;
+            clipped.v[n] = p;
             n += 1;
         }
         if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) && n < MAX_VERT {
             let q = poly.v[k1];
             let t = dp / (dp - dq);
-            spare.v[n] = [
+            clipped.v[n] = [
                 p[0] + t * (q[0] - p[0]),
                 p[1] + t * (q[1] - p[1]),
                 p[2] + t * (q[2] - p[2]),
@@ -382,28 +405,27 @@ fn clip(poly: &mut Poly, spare: &mut Poly, coord: usize, sign: f64, limit: f64) 
             n += 1;
         }
     }
-    spare.n = n;
-    std::mem::swap(poly, spare);
+    clipped.n = n;
+    true
 }
 
 /// Stage 2b: the incident face clipped against the reference face (normal `a` of box 1 when
-/// `ref1`, else of box 2).
-fn face_contacts(
+/// `REF1`, else of box 2; a constant, so that each case reads the rotation without a branch).
+fn face_contacts<const REF1: bool>(
     g1: &Shape,
     g2: &Shape,
     rel: &Relative,
-    ref1: bool,
     a: usize,
     margin: f64,
     out: &mut [PreContact],
 ) -> usize {
-    let (gref, size_ref, size_inc, p_inc) = if ref1 {
+    let (gref, size_ref, size_inc, p_inc) = if REF1 {
         (g1, &rel.s1, &rel.s2, &rel.p21)
     } else {
         (g2, &rel.s2, &rel.s1, &rel.p12)
     };
     // rinc[r][c]: component r of incident axis c, in the reference frame
-    let rinc = |r: usize, c: usize| if ref1 { rel.rot[r][c] } else { rel.rot[c][r] };
+    let rinc = |r: usize, c: usize| if REF1 { rel.rot[r][c] } else { rel.rot[c][r] };
 
     // side of the reference box the incident box lies on
     let sgn = if p_inc[a] >= 0.0 { 1.0 } else { -1.0 };
@@ -445,16 +467,24 @@ fn face_contacts(
             poly.v[k][r] = cen[r] + su * du[r] + sv * dv[r];
         }
     }
-    let mut spare = Poly {
+    let mut other = Poly {
         v: [[0.0; 3]; MAX_VERT],
         n: 0,
     };
-    clip(&mut poly, &mut spare, 0, 1.0, size_ref[ax]);
-    clip(&mut poly, &mut spare, 0, -1.0, size_ref[ax]);
-    clip(&mut poly, &mut spare, 1, 1.0, size_ref[ay]);
-    clip(&mut poly, &mut spare, 1, -1.0, size_ref[ay]);
+    // the two buffers trade roles by reference whenever a clip cuts the polygon
+    let (mut poly, mut spare) = (&mut poly, &mut other);
+    for (coord, sign, limit) in [
+        (0, 1.0, size_ref[ax]),
+        (0, -1.0, size_ref[ax]),
+        (1, 1.0, size_ref[ay]),
+        (1, -1.0, size_ref[ay]),
+    ] {
+        if clip(poly, spare, coord, sign, limit) {
+            std::mem::swap(&mut poly, &mut spare);
+        }
+    }
 
-    let nsign = if ref1 { sgn } else { -sgn };
+    let nsign = if REF1 { sgn } else { -sgn };
     let normal = nsign * gref.mat.col(a);
     let dup2 = DUP_EPS * (size_ref[ax] * size_ref[ax] + size_ref[ay] * size_ref[ay]);
 
@@ -499,7 +529,7 @@ pub fn box_box(g1: &Shape, g2: &Shape, margin: f64, out: &mut [PreContact]) -> u
     match separating_axis(&rel, septol) {
         None => 0,
         Some(Axis::Edge(i, j)) => edge_contact(g1, &rel, i, j, septol, out),
-        Some(Axis::Face1(a)) => face_contacts(g1, g2, &rel, true, a, margin, out),
-        Some(Axis::Face2(a)) => face_contacts(g1, g2, &rel, false, a, margin, out),
+        Some(Axis::Face1(a)) => face_contacts::<true>(g1, g2, &rel, a, margin, out),
+        Some(Axis::Face2(a)) => face_contacts::<false>(g1, g2, &rel, a, margin, out),
     }
 }

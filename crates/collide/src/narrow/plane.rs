@@ -152,14 +152,17 @@ pub fn plane_box(g1: &Shape, g2: &Shape, margin: f64, out: &mut [PreContact]) ->
     let normal = g1.mat.z_axis;
     let dist0 = (g2.pos - g1.pos).dot(normal);
     let s = g2.size;
+    // a corner is `mat * (±s)`: the box axes scaled by the half-sizes, signed and summed in
+    // the matrix product's order (`c * -x == -(c * x)` exactly), the x-y partial sums once
+    let (ax, ay, az) = (
+        g2.mat.x_axis * s.x,
+        g2.mat.y_axis * s.y,
+        g2.mat.z_axis * s.z,
+    );
+    let xy = [-ax + -ay, ax + -ay, -ax + ay, ax + ay];
     let mut n = 0;
-    for i in 0..8u32 {
-        let local = DVec3::new(
-            if i & 1 != 0 { s.x } else { -s.x },
-            if i & 2 != 0 { s.y } else { -s.y },
-            if i & 4 != 0 { s.z } else { -s.z },
-        );
-        let corner = g2.mat * local;
+    for i in 0..8usize {
+        let corner = xy[i & 3] + if i & 4 != 0 { az } else { -az };
         let ldist = normal.dot(corner);
         if dist0 + ldist > margin || ldist > 0.0 {
             continue;
