@@ -117,9 +117,7 @@ impl GeomParams {
             adhesion: m.geom_adhesion[g],
         }
     }
-}
 
-impl GeomParams {
     /// Equal bit for bit (then every mixing with a third geom gives the same bits).
     fn same_bits(&self, o: &GeomParams) -> bool {
         let eq = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
