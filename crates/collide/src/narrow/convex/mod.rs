@@ -271,9 +271,12 @@ fn solve(
     tol: f64,
     rep: &mut CcdReport,
 ) -> Option<Single> {
-    let is_round = |o: &Object| matches!(o.kind, GeomType::Sphere | GeomType::Capsule);
     let mut simplex = [Vertex::default(); 4];
-    if is_round(o1) || is_round(o2) || o1.margin > 0.0 || o2.margin > 0.0 {
+    if support::is_round(o1.kind)
+        || support::is_round(o2.kind)
+        || o1.margin > 0.0
+        || o2.margin > 0.0
+    {
         // distance between the cores (sphere centre, capsule segment, other shapes as they
         // are), radii and half margins added back
         let (m1, m2) = (o1.margin, o2.margin);

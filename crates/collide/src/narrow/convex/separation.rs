@@ -46,6 +46,7 @@
 use glam::DVec3;
 
 use super::mpr::extrema_bucket;
+use super::support::{core_radius, is_round};
 use super::{ConvexGeom, Separation};
 use crate::model::{ConvexHull, GeomType, Model};
 
@@ -188,11 +189,10 @@ impl SeparationCache {
         if !(l1.is_finite() && l2.is_finite()) {
             return false;
         }
-        let is_round = |k: GeomType| matches!(k, GeomType::Sphere | GeomType::Capsule);
         let bound = if is_round(c1.kind) || is_round(c2.kind) || margin > 0.0 {
             // the solver's radii plus half margins, summed as it does
-            let fm1 = core_radius(c1) + 0.5 * margin;
-            let fm2 = core_radius(c2) + 0.5 * margin;
+            let fm1 = core_radius(c1.kind, c1.size) + 0.5 * margin;
+            let fm2 = core_radius(c2.kind, c2.size) + 0.5 * margin;
             tol.max(fm1 + fm2)
         } else {
             tol
@@ -281,14 +281,6 @@ impl SeparationCache {
                 }
             }
         }
-    }
-}
-
-/// Radius the solver removes when it reduces the geom to its core (sphere and capsule).
-fn core_radius(c: &ConvexGeom) -> f64 {
-    match c.kind {
-        GeomType::Sphere | GeomType::Capsule => c.size.x,
-        _ => 0.0,
     }
 }
 

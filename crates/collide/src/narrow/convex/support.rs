@@ -99,10 +99,7 @@ impl<'a> Object<'a> {
 
     /// Radius removed when the shape is reduced to its core (sphere and capsule), else 0.
     pub fn core_radius(&self) -> f64 {
-        match self.kind {
-            GeomType::Sphere | GeomType::Capsule => self.size.x,
-            _ => 0.0,
-        }
+        core_radius(self.kind, self.size)
     }
 
     /// Support point in the unit direction `dir` (world), without inflation; records the
@@ -287,5 +284,20 @@ pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) ->
         raw2,
         index1: o1.vertindex,
         index2: o2.vertindex,
+    }
+}
+
+/// Whether the solver reduces the shape to its core (sphere centre, capsule axis segment).
+pub(super) fn is_round(kind: GeomType) -> bool {
+    matches!(kind, GeomType::Sphere | GeomType::Capsule)
+}
+
+/// Radius the solver removes when it reduces a shape of type `kind` and MuJoCo sizes `size` to
+/// its core (the sphere or capsule radius), else 0.
+pub(super) fn core_radius(kind: GeomType, size: DVec3) -> f64 {
+    if is_round(kind) {
+        size.x
+    } else {
+        0.0
     }
 }
