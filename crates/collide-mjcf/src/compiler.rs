@@ -223,9 +223,6 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
     let mut submodels: HashMap<String, Source> = HashMap::new();
     for assets in main.sections("asset") {
         for m in assets.children_named("model") {
-            let name = m
-                .attr("name")
-                .ok_or_else(|| m.err("asset model requires 'name'"))?;
             let f = m
                 .attr("file")
                 .ok_or_else(|| m.err("asset model requires 'file'"))?;
@@ -235,7 +232,13 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
                 .map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
             let sub_dir = parent_dir(&path);
             let root = parse_document(&text, &path.display().to_string(), &sub_dir, reader)?;
-            submodels.insert(name.to_string(), Source::new(root, sub_dir)?);
+            // MuJoCo names an unnamed model asset after its file's `<mujoco model="…">`,
+            // whose default is "MuJoCo Model".
+            let name = match m.attr("name") {
+                Some(n) => n.to_string(),
+                None => root.attr("model").unwrap_or("MuJoCo Model").to_string(),
+            };
+            submodels.insert(name, Source::new(root, sub_dir)?);
         }
     }
 
