@@ -46,7 +46,7 @@ URDF = CORPUS / "urdf"
 # refuses end up in corpus.json's "failed" list (and are not kept).
 PYBULLET_URDFS = [
     "kuka_iiwa/model.urdf", "kuka_iiwa/model_free_base.urdf", "franka_panda/panda.urdf",
-    "xarm/xarm6_robot.urdf", "r2d2.urdf", "racecar/racecar.urdf", "pr2_gripper.urdf",
+    "r2d2.urdf", "racecar/racecar.urdf", "pr2_gripper.urdf",
     "quadruped/minitaur.urdf", "quadruped/minitaur_derpy.urdf",
     "quadruped/minitaur_fixed_all.urdf", "quadruped/minitaur_fixed_knees.urdf",
     "quadruped/minitaur_rainbow_dash.urdf", "quadruped/minitaur_rainbow_dash_v1.urdf",
