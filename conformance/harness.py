@@ -61,6 +61,19 @@ PYBULLET_URDFS = [
     "TwoJointRobot_w_fixedJoints.urdf", "husky/husky.urdf", "spherical_joint_limit.urdf",
     "plane_implicit.urdf",
 ]
+# URDFs of example-robot-data (cmeel wheel; ROS package trees read through package://).
+EXAMPLE_ROBOT_DATA = ("example-robot-data", "6.0.0")
+ERD_PREFIX = "cmeel.prefix/share/"
+ERD_URDFS = [
+    "robots/ur_description/urdf/ur5_robot.urdf", "robots/ur_description/urdf/ur5_gripper.urdf",
+    "robots/panda_description/urdf/panda.urdf",
+    "robots/panda_description/urdf/panda_collision.urdf",
+    "robots/talos_data/robots/talos_left_arm.urdf", "robots/go2_description/urdf/go2.urdf",
+    "robots/laikago_description/urdf/laikago.urdf",
+    "robots/quadruped_description/urdf/quadruped.urdf",
+    "robots/double_pendulum_description/urdf/double_pendulum_simple.urdf",
+    "robots/iris_description/robots/iris.urdf",
+]
 URDF_RANDOM_STATES = 4
 URDF_SIM_STATES = 3
 
@@ -100,7 +113,8 @@ def fetch_wheel(pkg: str, ver: str) -> Path:
              "--only-binary=:all:", f"{pkg}=={ver}", "-d", str(DOWNLOADS)],
             check=True)
     if not whl.exists():
-        found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}-*.whl"))
+        found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}-*.whl")) + sorted(
+            DOWNLOADS.glob(f"{pkg.replace('-', '_')}-{ver}-*.whl"))
         if not found:
             raise SystemExit(f"wheel for {pkg}=={ver} not found in {DOWNLOADS}")
         whl = found[0]
@@ -548,11 +562,10 @@ def urdf_mesh_files(text: bytes):
     return out
 
 
-def build_urdf():
-    archive = fetch_pybullet()
-    members = pybullet_data_members(archive)
-    dst = URDF / "pybullet_data"
-    shutil.rmtree(URDF, ignore_errors=True)
+def copy_urdfs(members: dict, top: str, urdfs, name_of):
+    """Copy each URDF of `urdfs` (keys of `members`, below the package root folder `top`) with
+    the meshes it references and the licence files of its folders into corpus/urdf/TOP/."""
+    dst = URDF / top
     cands = []
     copied = set()
 
@@ -563,7 +576,10 @@ def build_urdf():
             out.write_bytes(members[r]())
             copied.add(r)
 
-    for u in PYBULLET_URDFS:
+    def exists(c):
+        return c.startswith(top + "/") and c[len(top) + 1:] in members
+
+    for u in urdfs:
         text = members[u]()
         copy(u)
         d = os.path.dirname(u)
@@ -573,18 +589,43 @@ def build_urdf():
             files = []
         for f in files:
             if f.startswith("package://"):
-                r = resolve_package(d, f[len("package://"):], lambda c: c in members)
+                r = resolve_package("/".join(x for x in (top, d) if x), f[len("package://"):],
+                                    exists)
+                r = r[len(top) + 1:] if r else None
             else:
                 r = os.path.normpath(os.path.join(d, f)).replace(os.sep, "/")
             if r in members:
                 copy(r)
             else:
                 log(f"  warning: {u}: mesh {f!r} not found")
-        for lic in ("LICENSE.txt", "LICENSE", "license.txt"):
-            r = "/".join(x for x in (d, lic) if x)
-            if r in members:
-                copy(r)
-        cands.append((f"urdf/{u[:-len('.urdf')]}", dst / u))
+        parts = d.split("/") if d else []
+        for k in range(len(parts), -1, -1):
+            for lic in ("LICENSE.txt", "LICENSE", "license.txt"):
+                r = "/".join(parts[:k] + [lic])
+                if r in members:
+                    copy(r)
+        cands.append((name_of(u), dst / u))
+    return cands
+
+
+def build_urdf():
+    shutil.rmtree(URDF, ignore_errors=True)
+    members = pybullet_data_members(fetch_pybullet())
+    cands = copy_urdfs(members, "pybullet_data", PYBULLET_URDFS,
+                       lambda u: f"urdf/{u[:-len('.urdf')]}")
+    whl = fetch_wheel(*EXAMPLE_ROBOT_DATA)
+    zf = zipfile.ZipFile(whl)
+    root = ERD_PREFIX + "example-robot-data/"
+    members = {n[len(root):]: (lambda n=n: zf.read(n)) for n in zf.namelist()
+               if n.startswith(root) and not n.endswith("/")}
+    lic = f"example_robot_data-{EXAMPLE_ROBOT_DATA[1]}.dist-info/licenses/LICENSE"
+    if lic in zf.namelist():
+        members["LICENSE"] = lambda: zf.read(lic)
+        out = URDF / "example-robot-data" / "LICENSE"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(zf.read(lic))
+    cands += copy_urdfs(members, "example-robot-data", ERD_URDFS,
+                        lambda u: "urdf/erd/" + Path(u).stem)
     return cands
 
 
