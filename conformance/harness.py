@@ -665,7 +665,8 @@ def random_qpos(m, rng):
 
 
 def scene_candidates():
-    return [(f"scenes/{p.stem}", p) for p in sorted(SCENES.glob("*.xml"))]
+    return [(f"scenes/{p.stem}", p)
+            for p in sorted(list(SCENES.glob("*.xml")) + list(SCENES.glob("*.urdf")))]
 
 
 # ----------------------------------------------------------------------------------------

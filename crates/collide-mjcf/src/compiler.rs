@@ -38,6 +38,7 @@ struct Settings {
     fusestatic: bool,
     fitaabb: bool,
     alignfree: bool,
+    balanceinertia: bool,
     inertiafromgeom: InertiaFromGeom,
 }
 
@@ -50,6 +51,7 @@ impl Default for Settings {
             fusestatic: false,
             fitaabb: false,
             alignfree: false,
+            balanceinertia: false,
             inertiafromgeom: InertiaFromGeom::Auto,
         }
     }
@@ -123,6 +125,9 @@ fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
     }
     if let Some(v) = c.boolean("alignfree")? {
         s.alignfree = v;
+    }
+    if let Some(v) = c.boolean("balanceinertia")? {
+        s.balanceinertia = v;
     }
     if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
         s.inertiafromgeom = [
@@ -706,6 +711,14 @@ impl<'r> Builder<'r> {
                         } else {
                             cm::from_wxyz(cm::mul_quat(cm::wxyz(quat), principal))
                         };
+                    }
+                    if src.settings.balanceinertia
+                        && (diag.x + diag.y < diag.z
+                            || diag.y + diag.z < diag.x
+                            || diag.z + diag.x < diag.y)
+                    {
+                        // MuJoCo's balanceinertia: all three moments become their mean
+                        diag = DVec3::splat((diag.x + diag.y + diag.z) / 3.0);
                     }
                     self.bodies[body].inertial = Some((f.pos, quat, mass));
                     self.bodies[body].inertia_diag = diag;

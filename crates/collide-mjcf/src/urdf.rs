@@ -23,7 +23,8 @@
 //! - the extension `<mujoco><compiler …/></mujoco>`: `meshdir`, `strippath` (default false:
 //!   keep only the file name of each mesh path), `discardvisual` (default true), `fusestatic`
 //!   (default true: bodies without joints merge into their parents, inertia included),
-//!   `inertiafromgeom`, `alignfree`, `balanceinertia` (accepted; no effect on collision).
+//!   `inertiafromgeom`, `alignfree`, `balanceinertia` (unphysical principal moments become
+//!   their mean, which matters where fused inertias add up).
 //!
 //! Mesh paths: `package://NAME/REST` resolves to `DIR/REST` when [`LoadOptions::package_dirs`]
 //! maps `NAME` to `DIR`; otherwise the folder of the URDF file and each of its ancestors `F`
@@ -119,8 +120,12 @@ fn read_settings(robot: &Elem) -> Result<UrdfSettings> {
             if let Some(v) = flag(c, "discardvisual")? {
                 s.discardvisual = v;
             }
-            flag(c, "balanceinertia")?;
-            for key in ["fusestatic", "inertiafromgeom", "alignfree"] {
+            for key in [
+                "fusestatic",
+                "inertiafromgeom",
+                "alignfree",
+                "balanceinertia",
+            ] {
                 if let Some(v) = c.attr(key) {
                     s.passthrough.retain(|(k, _)| k != key);
                     s.passthrough.push((key.to_string(), v.to_string()));

@@ -402,3 +402,26 @@ fn urdf_extension_dispatches_in_load_file() {
     assert_eq!(m.geom_type, vec![GeomType::Sphere]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn balance_robot(balance: &str) -> Model {
+    // parent: 1 kg, moments (0.01, 0.01, 0.03) turned so the 0.03 axis is the body's y; a 1 kg
+    // child fused 1 m above it; combined about the midpoint: x and y gain 0.5 each
+    load(&format!(
+        r#"<robot name="r"><mujoco><compiler balanceinertia="{balance}"/></mujoco><link name="w"/>
+  <link name="p"><inertial><origin rpy="1.5707963267948966 0 0"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial>{SPHERE}</link>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="1e-6" iyy="1e-6" izz="1e-6" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="continuous"><parent link="w"/><child link="p"/></joint>
+  <joint name="f" type="fixed"><parent link="p"/><child link="c"/><origin xyz="0 0 1"/></joint></robot>"#
+    ))
+}
+
+#[test]
+fn balanceinertia_evens_out_unphysical_moments_before_fusing() {
+    // unbalanced: y (0.53) is the largest principal axis
+    let m = balance_robot("false");
+    assert!((m.body_iquat[1] * DVec3::X).y.abs() > 1.0 - 1e-9);
+    // balanced: the parent's moments become 0.05/3 each, x and y tie, no rotation
+    let m = balance_robot("true");
+    assert!((m.body_iquat[1] * DVec3::X).x.abs() > 1.0 - 1e-9);
+    assert!(close(m.body_ipos[1], DVec3::new(0.0, 0.0, 0.5)));
+}
