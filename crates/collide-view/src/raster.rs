@@ -29,9 +29,9 @@ pub struct RenderOptions {
     pub azimuth: f64,
     /// Elevation in degrees, in (−90, 90).
     pub elevation: f64,
-    /// Camera distance from `lookat`; `None` fits the scene's bounds.
+    /// Camera distance from `lookat`; `None` fits the drawn state's bounds ([`fit_distance`]).
     pub distance: Option<f64>,
-    /// Point looked at; `None`: the centre of the scene's bounds.
+    /// Point looked at; `None`: the centre of the drawn state's bounds.
     pub lookat: Option<DVec3>,
     /// Vertical field of view in degrees, in (1, 170).
     pub fov: f64,
@@ -274,6 +274,30 @@ fn clip_near(poly: &[(DVec3, DVec3)], near: f64, out: &mut Vec<(DVec3, DVec3)>) 
     }
 }
 
+/// The smallest camera distance from `lookat` (with 6% to spare) at which the eight corners of
+/// `bounds` fall inside the picture, for camera axes `[right, up, forward]`.
+pub fn fit_distance(
+    bounds: [DVec3; 2],
+    lookat: DVec3,
+    axes: [DVec3; 3],
+    half_fov: f64,
+    aspect: f64,
+) -> f64 {
+    let [lo, hi] = bounds;
+    let (ty, tx) = (half_fov.tan(), half_fov.tan() * aspect);
+    let mut d = 1e-6f64;
+    for k in 0..8 {
+        let c = DVec3::new(
+            if k & 1 == 0 { lo.x } else { hi.x },
+            if k & 2 == 0 { lo.y } else { hi.y },
+            if k & 4 == 0 { lo.z } else { hi.z },
+        ) - lookat;
+        let (x, y, z) = (c.dot(axes[0]), c.dot(axes[1]), c.dot(axes[2]));
+        d = d.max(x.abs() / tx - z).max(y.abs() / ty - z);
+    }
+    d * 1.06
+}
+
 /// Renders `opts.state` of `scene` to an RGB image.
 ///
 /// Errors: a state index past the end, a size or camera option out of range.
@@ -281,19 +305,39 @@ pub fn render(scene: &Scene, opts: &RenderOptions) -> Result<Image, ViewError> {
     check(opts)?;
     let state = scene.state(opts.state)?;
     let (w, h) = (opts.width as usize * SS, opts.height as usize * SS);
-    let [lo, hi] = scene.bounds;
+    let [lo, hi] = state.bounds;
     let lookat = opts.lookat.unwrap_or((lo + hi) / 2.0);
     let half_fov = opts.fov.to_radians() / 2.0;
     let aspect = w as f64 / h as f64;
-    let radius = ((hi - lo).length() / 2.0).max(1e-3);
-    let fit = radius / (half_fov.tan() * aspect.min(1.0)).atan().sin();
-    let distance = opts.distance.unwrap_or(0.95 * fit);
     let (az, el) = (opts.azimuth.to_radians(), opts.elevation.to_radians());
     let dir = DVec3::new(el.cos() * az.cos(), el.cos() * az.sin(), el.sin());
-    let eye = lookat + dir * distance;
     let fwd = -dir;
     let right = fwd.cross(DVec3::Z).normalize_or(DVec3::X);
     let up = right.cross(fwd);
+    let axes = [right, up, fwd];
+    let mut lookat = lookat;
+    let mut distance = opts
+        .distance
+        .unwrap_or_else(|| fit_distance([lo, hi], lookat, axes, half_fov, aspect));
+    if opts.distance.is_none() && opts.lookat.is_none() {
+        // centre the picture on the bounds' projection, then fit again
+        for _ in 0..3 {
+            let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+            for k in 0..8 {
+                let c = DVec3::new(
+                    if k & 1 == 0 { lo.x } else { hi.x },
+                    if k & 2 == 0 { lo.y } else { hi.y },
+                    if k & 4 == 0 { lo.z } else { hi.z },
+                ) - (lookat + dir * distance);
+                let z = c.dot(fwd).max(1e-9);
+                (x0, x1) = (x0.min(c.dot(right) / z), x1.max(c.dot(right) / z));
+                (y0, y1) = (y0.min(c.dot(up) / z), y1.max(c.dot(up) / z));
+            }
+            lookat += (right * (x0 + x1) / 2.0 + up * (y0 + y1) / 2.0) * distance;
+            distance = fit_distance([lo, hi], lookat, axes, half_fov, aspect);
+        }
+    }
+    let eye = lookat + dir * distance;
     let cam = Camera {
         eye,
         right,

@@ -45,6 +45,8 @@ pub struct StateData {
     pub mat: Vec<DMat3>,
     /// Contacts found by [`Collider::detect`], in its order.
     pub contacts: Vec<Contact>,
+    /// Axis-aligned bounds `[min, max]` of this state's non-plane geoms and contact points.
+    pub bounds: [DVec3; 2],
 }
 
 /// A model's collision geoms over several states, ready to draw.
@@ -129,92 +131,42 @@ impl Scene {
             .filter(|&g| is_collision_geom(model, g))
             .collect();
 
-        // contacts and bounds
-        let mut collider = Collider::new(model)?;
-        let mut states = Vec::with_capacity(poses.len());
-        let mut lo = DVec3::splat(f64::INFINITY);
-        let mut hi = DVec3::splat(f64::NEG_INFINITY);
-        let mut max_depth = 0.0f64;
-        for p in poses {
-            let mut contacts = Vec::new();
-            collider.detect(p, &mut contacts);
-            for c in &contacts {
-                if c.pos.is_finite() {
-                    lo = lo.min(c.pos);
-                    hi = hi.max(c.pos);
-                }
-                if c.dist.is_finite() {
-                    max_depth = max_depth.max(-c.dist);
-                }
-            }
-            for &g in &drawn {
-                if !matches!(model.geom_type[g], GeomType::Plane) {
-                    let r = model.geom_rbound[g].clamp(0.0, 1e6);
-                    lo = lo.min(p.geom_xpos[g] - r);
-                    hi = hi.max(p.geom_xpos[g] + r);
-                }
-            }
-            states.push(StateData {
-                pos: drawn.iter().map(|&g| p.geom_xpos[g]).collect(),
-                mat: drawn.iter().map(|&g| p.geom_xmat[g]).collect(),
-                contacts,
-            });
-        }
-        if !lo.is_finite() || !hi.is_finite() {
-            lo = DVec3::splat(-1.0);
-            hi = DVec3::splat(1.0);
-        }
-        // infinite planes are drawn as squares reaching past the scene
-        let span = (hi - lo).max_element().max(1e-3);
-        let centre = (lo + hi) / 2.0;
-        let plane_half = |g: usize| {
-            let s = model.geom_size[g];
-            let far = (poses[0].geom_xpos[g] - centre).length() + span;
-            let h = |v: f64| if v > 0.0 { v } else { far };
-            (h(s.x), h(s.y))
-        };
-
-        // shapes, shared by geoms of one type and size
-        let mut shapes = Vec::new();
+        // shapes, shared by geoms of one type and size; planes wait for the scene's bounds
+        let mut shapes: Vec<Shape> = Vec::new();
         let mut keys: HashMap<String, usize> = HashMap::new();
         let mut geoms = Vec::with_capacity(drawn.len());
         for &g in &drawn {
             let t = model.geom_type[g];
             let s = model.geom_size[g];
             let key = match t {
+                GeomType::Plane => String::new(),
                 GeomType::Mesh | GeomType::HField => {
                     format!("{}:{:?}", t.name(), model.geom_dataid[g])
                 }
-                GeomType::Plane => {
-                    let (hx, hy) = plane_half(g);
-                    format!("plane:{hx:e}:{hy:e}")
-                }
                 _ => format!("{}:{:e}:{:e}:{:e}", t.name(), s.x, s.y, s.z),
             };
-            let shape = *keys.entry(key).or_insert_with(|| {
-                shapes.push(match t {
-                    GeomType::Plane => {
-                        let (hx, hy) = plane_half(g);
-                        let cell = span / 8.0;
-                        let n = ((2.0 * hx.max(hy) / cell).round() as usize).clamp(2, 40);
-                        tess::plane(hx, hy, n)
-                    }
-                    GeomType::HField => model.geom_dataid[g]
-                        .and_then(|i| model.hfield.get(i))
-                        .map(tess::hfield)
-                        .unwrap_or_default(),
-                    GeomType::Sphere => tess::ellipsoid(DVec3::splat(s.x)),
-                    GeomType::Capsule => tess::capsule(s.x, s.y),
-                    GeomType::Ellipsoid => tess::ellipsoid(s),
-                    GeomType::Cylinder => tess::cylinder(s.x, s.y),
-                    GeomType::Box => tess::cuboid(s),
-                    GeomType::Mesh => model.geom_dataid[g]
-                        .and_then(|i| model.mesh.get(i))
-                        .map(tess::mesh)
-                        .unwrap_or_default(),
-                });
-                shapes.len() - 1
-            });
+            let shape = if t == GeomType::Plane {
+                usize::MAX
+            } else {
+                *keys.entry(key).or_insert_with(|| {
+                    shapes.push(match t {
+                        GeomType::HField => model.geom_dataid[g]
+                            .and_then(|i| model.hfield.get(i))
+                            .map(tess::hfield)
+                            .unwrap_or_default(),
+                        GeomType::Sphere => tess::ellipsoid(DVec3::splat(s.x)),
+                        GeomType::Capsule => tess::capsule(s.x, s.y),
+                        GeomType::Ellipsoid => tess::ellipsoid(s),
+                        GeomType::Cylinder => tess::cylinder(s.x, s.y),
+                        GeomType::Box => tess::cuboid(s),
+                        _ => model.geom_dataid[g]
+                            .and_then(|i| model.mesh.get(i))
+                            .map(tess::mesh)
+                            .unwrap_or_default(),
+                    });
+                    shapes.len() - 1
+                })
+            };
             let body = model.geom_bodyid[g];
             let color = match t {
                 GeomType::Plane => 0xb8bcc4,
@@ -230,6 +182,91 @@ impl Scene {
                 shape,
                 color,
             });
+        }
+        // local bounding boxes of the shapes
+        let local: Vec<[DVec3; 2]> = shapes
+            .iter()
+            .map(|sh| {
+                sh.pos.iter().fold(
+                    [DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)],
+                    |[lo, hi], p| {
+                        let p = DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64);
+                        [lo.min(p), hi.max(p)]
+                    },
+                )
+            })
+            .collect();
+
+        // contacts and bounds (shape boxes' corners in every state, contact points)
+        let mut collider = Collider::new(model)?;
+        let mut states = Vec::with_capacity(poses.len());
+        let mut lo = DVec3::splat(f64::INFINITY);
+        let mut hi = DVec3::splat(f64::NEG_INFINITY);
+        let mut max_depth = 0.0f64;
+        for p in poses {
+            let mut contacts = Vec::new();
+            collider.detect(p, &mut contacts);
+            let mut slo = DVec3::splat(f64::INFINITY);
+            let mut shi = DVec3::splat(f64::NEG_INFINITY);
+            for c in &contacts {
+                if c.pos.is_finite() {
+                    slo = slo.min(c.pos);
+                    shi = shi.max(c.pos);
+                }
+                if c.dist.is_finite() {
+                    max_depth = max_depth.max(-c.dist);
+                }
+            }
+            for gi in &geoms {
+                let Some([a, b]) = local.get(gi.shape) else {
+                    continue;
+                };
+                if !(a.is_finite() && b.is_finite()) {
+                    continue;
+                }
+                let (gp, gm) = (p.geom_xpos[gi.id], p.geom_xmat[gi.id]);
+                for k in 0..8 {
+                    let c = DVec3::new(
+                        if k & 1 == 0 { a.x } else { b.x },
+                        if k & 2 == 0 { a.y } else { b.y },
+                        if k & 4 == 0 { a.z } else { b.z },
+                    );
+                    let w = gp + gm * c;
+                    slo = slo.min(w);
+                    shi = shi.max(w);
+                }
+            }
+            if !slo.is_finite() || !shi.is_finite() {
+                (slo, shi) = (DVec3::splat(-1.0), DVec3::splat(1.0));
+            }
+            lo = lo.min(slo);
+            hi = hi.max(shi);
+            states.push(StateData {
+                pos: drawn.iter().map(|&g| p.geom_xpos[g]).collect(),
+                mat: drawn.iter().map(|&g| p.geom_xmat[g]).collect(),
+                contacts,
+                bounds: [slo, shi],
+            });
+        }
+        if !lo.is_finite() || !hi.is_finite() {
+            lo = DVec3::splat(-1.0);
+            hi = DVec3::splat(1.0);
+        }
+        // planes: finite ones at their size, infinite ones as squares reaching past the scene
+        let span = (hi - lo).max_element().max(1e-3);
+        let centre = (lo + hi) / 2.0;
+        for gi in geoms.iter_mut().filter(|x| x.kind == GeomType::Plane) {
+            let s = model.geom_size[gi.id];
+            let far = (poses[0].geom_xpos[gi.id] - centre).length() + span;
+            let h = |v: f64| if v > 0.0 { v.min(1e6) } else { far };
+            let (hx, hy) = (h(s.x), h(s.y));
+            let n = ((2.0 * hx.max(hy) / (span / 6.0)).round() as usize).clamp(2, 40);
+            gi.shape = *keys
+                .entry(format!("plane:{hx:e}:{hy:e}:{n}"))
+                .or_insert_with(|| {
+                    shapes.push(tess::plane(hx, hy, n));
+                    shapes.len() - 1
+                });
         }
         Ok(Scene {
             shapes,
