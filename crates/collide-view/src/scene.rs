@@ -260,7 +260,7 @@ impl Scene {
             let far = (poses[0].geom_xpos[gi.id] - centre).length() + span;
             let h = |v: f64| if v > 0.0 { v.min(1e6) } else { far };
             let (hx, hy) = (h(s.x), h(s.y));
-            let n = ((2.0 * hx.max(hy) / (span / 6.0)).round() as usize).clamp(2, 40);
+            let n = ((2.0 * hx.max(hy) / (span / 6.0)).round() as usize).clamp(2, 24);
             gi.shape = *keys
                 .entry(format!("plane:{hx:e}:{hy:e}:{n}"))
                 .or_insert_with(|| {

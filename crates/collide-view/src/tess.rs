@@ -209,7 +209,7 @@ pub fn mesh(m: &Mesh) -> Shape {
 }
 
 /// A height field: the elevation grid (row 0 at −y, column 0 at −x, `z = data · size[2]`), its
-/// four sides and its base at `z = −size[3]`. Grids over 256 on a side are subsampled.
+/// four sides and its base at `z = −size[3]`. Grids over 160 on a side are subsampled.
 pub fn hfield(h: &HField) -> Shape {
     let mut b = Builder::default();
     let (nr, nc) = (h.nrow, h.ncol);
@@ -217,7 +217,7 @@ pub fn hfield(h: &HField) -> Shape {
         return b.finish(false);
     }
     let [sx, sy, sz, base] = h.size;
-    let step = nr.max(nc).div_ceil(256);
+    let step = nr.max(nc).div_ceil(160);
     let rows: Vec<usize> = (0..nr).step_by(step).chain([nr - 1]).collect::<Vec<_>>();
     let cols: Vec<usize> = (0..nc).step_by(step).chain([nc - 1]).collect::<Vec<_>>();
     let dedup = |mut v: Vec<usize>| {
