@@ -117,12 +117,7 @@ enum Command {
         #[arg(long)]
         distance: Option<f64>,
         /// Point looked at, `x,y,z` (default: the scene's centre).
-        #[arg(
-            long,
-            value_delimiter = ',',
-            num_args = 3,
-            allow_negative_numbers = true
-        )]
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
         lookat: Option<Vec<f64>>,
         /// Vertical field of view in degrees.
         #[arg(long, default_value_t = 40.0)]
@@ -204,6 +199,11 @@ fn main() -> ExitCode {
             lookat,
             fov,
         } => view_scene(&model, states.as_deref()).and_then(|sc| {
+            let lookat = match lookat.as_deref() {
+                None => None,
+                Some(&[x, y, z]) => Some(collide::glam::DVec3::new(x, y, z)),
+                Some(_) => return Err("--lookat needs three numbers x,y,z".into()),
+            };
             let opts = collide_view::RenderOptions {
                 state,
                 width,
@@ -211,7 +211,7 @@ fn main() -> ExitCode {
                 azimuth,
                 elevation,
                 distance,
-                lookat: lookat.map(|v| collide::glam::DVec3::new(v[0], v[1], v[2])),
+                lookat,
                 fov,
             };
             write_file(

@@ -5,7 +5,8 @@
 //! Contacts are drawn over the geometry: a disc at the point (red when penetrating, blue within
 //! the margin) and a line along the normal (`frame[0]`, from `geom[0]` to `geom[1]`) whose length
 //! grows with the depth ([`Scene::normal_length`]); a contact hidden behind other geometry is
-//! drawn faded. The picture is rendered at twice the size and averaged down (anti-aliasing).
+//! drawn a quarter transparent (one nearer than the contact by more than its depth plus 1% of the
+//! scene's size). The picture is rendered at twice the size and averaged down (anti-aliasing).
 
 use crate::scene::Scene;
 use crate::ViewError;
@@ -411,17 +412,19 @@ pub fn render(scene: &Scene, opts: &RenderOptions) -> Result<Image, ViewError> {
     }
 
     // contacts on top; hidden ones faded
-    let px = h as f64 / 700.0;
+    let px = (h as f64 / 700.0).max(1.5);
     for c in &state.contacts {
         let p = cam.to_cam(c.pos);
         if p.z < cam.near || !p.is_finite() {
             continue;
         }
-        let (x, y, iz) = cam.project(p);
+        let (x, y, _) = cam.project(p);
+        // hidden: a surface nearer than the contact by more than its depth and 1% of the scene
+        let tol = (-c.dist).max(0.0) + 0.01 * scene.size();
         let hidden = cv
             .depth_at(x, y)
-            .is_some_and(|d| d as f64 > iz * (1.0 + 2e-3));
-        let alpha = if hidden { 0.45 } else { 1.0 };
+            .is_some_and(|d| d > 0.0 && 1.0 / (d as f64) < p.z - tol);
+        let alpha = if hidden { 0.75 } else { 1.0 };
         let tip = c.pos + c.frame[0] * scene.normal_length(c.dist);
         let q = cam.to_cam(tip);
         if q.z >= cam.near {
@@ -434,8 +437,8 @@ pub fn render(scene: &Scene, opts: &RenderOptions) -> Result<Image, ViewError> {
         } else {
             rgb_of(0x1060e0)
         };
-        cv.disc(x, y, 4.2 * px, rgb_of(0x101010), alpha);
-        cv.disc(x, y, 3.0 * px, col, alpha);
+        cv.disc(x, y, 5.2 * px, rgb_of(0x101010), alpha);
+        cv.disc(x, y, 4.0 * px, col, alpha);
     }
 
     // average down
@@ -462,4 +465,85 @@ pub fn render(scene: &Scene, opts: &RenderOptions) -> Result<Image, ViewError> {
         height: oh,
         rgb,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canvas(w: usize, h: usize) -> Canvas {
+        Canvas {
+            w,
+            h,
+            rgb: vec![[0.0; 3]; w * h],
+            iz: vec![0.0; w * h],
+        }
+    }
+
+    fn v(x: f64, y: f64, z: f64, c: f64) -> SVert {
+        SVert {
+            x,
+            y,
+            iz: 1.0 / z,
+            c: DVec3::splat(c),
+        }
+    }
+
+    /// The triangle (0,0), (8,0), (0,8) covers pixel centres with x + y < 8 only.
+    #[test]
+    fn triangle_covers_exactly_its_pixels() {
+        let mut cv = canvas(10, 10);
+        cv.triangle([
+            v(0.0, 0.0, 1.0, 1.0),
+            v(8.0, 0.0, 1.0, 1.0),
+            v(0.0, 8.0, 1.0, 1.0),
+        ]);
+        for y in 0..10 {
+            for x in 0..10 {
+                let inside = (x as f64 + 0.5) + (y as f64 + 0.5) <= 8.0;
+                assert_eq!(cv.rgb[y * 10 + x][0] == 1.0, inside, "pixel {x},{y}");
+            }
+        }
+    }
+
+    /// Of two overlapping triangles the nearer one is seen, whatever the drawing order.
+    #[test]
+    fn z_buffer_keeps_the_nearer_triangle() {
+        for near_first in [false, true] {
+            let mut cv = canvas(4, 4);
+            let far = [
+                v(0.0, 0.0, 5.0, 0.2),
+                v(4.0, 0.0, 5.0, 0.2),
+                v(0.0, 4.0, 5.0, 0.2),
+            ];
+            let near = [
+                v(0.0, 0.0, 2.0, 0.9),
+                v(4.0, 0.0, 2.0, 0.9),
+                v(0.0, 4.0, 2.0, 0.9),
+            ];
+            if near_first {
+                cv.triangle(near);
+                cv.triangle(far);
+            } else {
+                cv.triangle(far);
+                cv.triangle(near);
+            }
+            assert_eq!(cv.rgb[0][0], 0.9);
+            assert!((cv.iz[0] - 0.5).abs() < 1e-6);
+        }
+    }
+
+    /// A triangle crossing the near plane keeps the part in front: a quad's worth of polygon.
+    #[test]
+    fn near_clipping_keeps_the_front_part() {
+        let poly = [
+            (DVec3::new(0.0, 0.0, -1.0), DVec3::ZERO),
+            (DVec3::new(1.0, 0.0, 1.0), DVec3::ZERO),
+            (DVec3::new(0.0, 1.0, 1.0), DVec3::ZERO),
+        ];
+        let mut out = Vec::new();
+        clip_near(&poly, 0.5, &mut out);
+        assert_eq!(out.len(), 4);
+        assert!(out.iter().all(|(p, _)| p.z >= 0.5 - 1e-12));
+    }
 }
