@@ -116,9 +116,11 @@ impl Scene {
             }
             for g in 0..ngeom {
                 let m = p.geom_xmat[g];
-                if !p.geom_xpos[g].is_finite()
-                    || !(m.x_axis.is_finite() && m.y_axis.is_finite() && m.z_axis.is_finite())
-                {
+                let finite = p.geom_xpos[g].is_finite()
+                    && m.x_axis.is_finite()
+                    && m.y_axis.is_finite()
+                    && m.z_axis.is_finite();
+                if !finite {
                     return Err(ViewError::NonFinitePose {
                         state: s,
                         geom: g,
