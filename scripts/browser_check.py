@@ -6,8 +6,8 @@
   browser_check.py pick CONTACTS.json            -> "K A B": a state with contacts and its first
                                                   contact's geoms (the last state if none)
   browser_check.py dom DOM.html                  -> the <body> data-* attributes as key=value lines
-  browser_check.py pixels SHOT.png               -> number of distinct colours and the share of the
-                                                  most common one
+  browser_check.py pixels SHOT.png [X0]          -> number of distinct colours and the share of the
+                                                  most common one, in columns X0.. (default all)
 """
 import json
 import re
@@ -50,7 +50,7 @@ def dom(path):
     return {k: v for k, v in re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1))}
 
 
-def png_pixels(path):
+def png_pixels(path, x0=0):
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG")
@@ -93,10 +93,11 @@ def png_pixels(path):
         prev = line
     hist = {}
     for line in rows:
-        for x in range(0, stride, bpp):
+        for x in range(x0 * bpp, stride, bpp):
             px = line[x : x + 3]
             hist[px] = hist.get(px, 0) + 1
-    return len(hist), max(hist.values()) / (w * h)
+    total = sum(hist.values())
+    return len(hist), (max(hist.values()) / total if total else 1.0)
 
 
 if __name__ == "__main__":
@@ -110,7 +111,7 @@ if __name__ == "__main__":
         for k, v in dom(sys.argv[2]).items():
             print(f"{k}={v}")
     elif cmd == "pixels":
-        n, top = png_pixels(sys.argv[2])
+        n, top = png_pixels(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
         print(n, f"{top:.3f}")
     else:
         sys.exit(f"unknown command {cmd}")
