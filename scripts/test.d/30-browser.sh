@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Browser tests of the viewer page (`collide view`) in headless Chromium (Debian package,
-# installed here when missing): on corpus models of every kind the page must get ready without
-# error, draw as many contacts as `collide contacts` finds in each state (the page counts what it
-# put on screen), follow the slider query `?state=K`, the geom filter `?geom=#A` and the pair
-# filter `?geom=#A&with=#B`, and its screenshot must not be blank (the canvas part, right of the
-# control panel, holds ≥ 200 colours, none over 90% of it).
+# installed here when missing). On corpus models of every kind the page must get ready without
+# error and draw as many contacts as `collide contacts` finds in each state (the page counts what
+# it put on screen); follow the query `?state=K`, slider input events and a filter typed into the
+# geom box; show a name on hover; draw exactly the matching contacts under the geom filter
+# `?geom=#A` and the pair filter `?geom=#A&with=#B`; and its screenshot must not be blank (the
+# canvas part, right of the control panel, holds >= 200 colours, none over 90% of it).
 # Last line: `browser: N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -69,8 +70,9 @@ for name in "${models[@]}"; do
   read -r k a b <<<"$(python3 $check pick "$out/$key.contacts.json")"
   nk="$(echo "$expect" | cut -d, -f$((k + 1)))"
 
-  # every state's drawn count, and the slider query
-  chrome "file://$html?state=$k" --dump-dom >"$out/$key.dom.html"
+  # every state's drawn count, the slider query, and the controls driven by the page's uitest
+  ua="$a"; [ "$ua" -ge 0 ] || ua=0
+  chrome "file://$html?state=$k&uitest=%23$ua" --dump-dom >"$out/$key.dom.html"
   python3 $check dom "$out/$key.dom.html" >"$out/$key.attrs"
   if [ "$(attr "$out/$key.attrs" ready)" != 1 ] || grep -q '^error=' "$out/$key.attrs"; then
     bad "$name: page not ready ($(attr "$out/$key.attrs" error))"
@@ -80,6 +82,13 @@ for name in "${models[@]}"; do
   if [ "$got" = "$expect" ]; then ok "$name: contacts drawn per state = collide contacts ($expect; page $((size / 1024)) KB)"; else bad "$name: drawn per state $got, collide contacts $expect"; fi
   got="$(attr "$out/$key.attrs" state),$(attr "$out/$key.attrs" ncon)"
   if [ "$got" = "$k,$nk" ]; then ok "$name: ?state=$k shows state $k with $nk contacts"; else bad "$name: ?state=$k gave state,ncon $got, want $k,$nk"; fi
+  got="$(attr "$out/$key.attrs" ui-slider)"
+  if [ "$got" = "$expect" ]; then ok "$name: slider input events show every state's contacts"; else bad "$name: slider showed $got, want $expect"; fi
+  want="$(python3 $check expect "$out/$key.contacts.json" "$ua" -1 | tr , '\n' | tail -1)"
+  got="$(attr "$out/$key.attrs" ui-geom)"
+  if [ "$got" = "$want" ]; then ok "$name: typing #$ua in the geom box shows its $want contacts"; else bad "$name: typed filter #$ua showed $got, want $want"; fi
+  got="$(attr "$out/$key.attrs" ui-hover)"
+  if [ -n "$got" ]; then ok "$name: hover names '$got'"; else bad "$name: no name on hover at the centre"; fi
 
   # geom and pair filters
   if [ "$a" -ge 0 ] && [[ " ${geomfilter[*]} " == *" $name "* ]]; then
