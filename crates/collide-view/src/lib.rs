@@ -13,6 +13,8 @@
 //! Conventions: world frame z up, lengths in model units, contact normals `frame[0]` pointing from
 //! `geom[0]` to `geom[1]`, `dist < 0` for penetration (MuJoCo's).
 
+#![warn(missing_docs)]
+
 pub mod html;
 pub mod raster;
 pub mod report;
