@@ -79,7 +79,7 @@ enum Command {
     /// Write one self-contained HTML page (three.js embedded) showing the collision geoms and the
     /// contacts of every state, with a slider, names on hover and a filter.
     View {
-        /// MJCF model file.
+        /// Model file (as for `collide contacts`).
         model: PathBuf,
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
@@ -90,7 +90,7 @@ enum Command {
     },
     /// Draw one state's collision geoms and contacts to a PNG picture (CPU, no display needed).
     Render {
-        /// MJCF model file.
+        /// Model file (as for `collide contacts`).
         model: PathBuf,
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
