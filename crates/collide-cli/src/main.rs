@@ -79,8 +79,56 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         worlds: usize,
     },
-    /// Run the main job on the embedded demo scene (needs no files).
+    /// Run the main job on the embedded demo scene (needs no files): contacts per pair over a few
+    /// states, time per detection, and a viewer page and picture under `target/`.
     Demo,
+    /// Write one self-contained HTML page (three.js embedded) showing the collision geoms and the
+    /// contacts of every state, with a slider, names on hover and a filter.
+    View {
+        /// Model file (as for `collide contacts`).
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+        /// Output HTML file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Draw one state's collision geoms and contacts to a PNG picture (CPU, no display needed).
+    Render {
+        /// Model file (as for `collide contacts`).
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+        /// Output PNG file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Index of the state to draw.
+        #[arg(long, default_value_t = 0)]
+        state: usize,
+        /// Image width in pixels.
+        #[arg(long, default_value_t = 1000)]
+        width: u32,
+        /// Image height in pixels.
+        #[arg(long, default_value_t = 700)]
+        height: u32,
+        /// Camera azimuth in degrees (0: looking along -x).
+        #[arg(long, default_value_t = 55.0, allow_negative_numbers = true)]
+        azimuth: f64,
+        /// Camera elevation in degrees above the horizontal.
+        #[arg(long, default_value_t = 30.0, allow_negative_numbers = true)]
+        elevation: f64,
+        /// Camera distance from the point looked at (default: fit the scene).
+        #[arg(long)]
+        distance: Option<f64>,
+        /// Point looked at, `x,y,z` (default: the scene's centre).
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+        lookat: Option<Vec<f64>>,
+        /// Vertical field of view in degrees.
+        #[arg(long, default_value_t = 40.0)]
+        fov: f64,
+    },
     /// 2D collision queries on a JSON scene (the robot-fish pool), or a picture of the scene.
     #[command(name = "2d", args_conflicts_with_subcommands = true)]
     TwoD {
@@ -147,6 +195,49 @@ fn main() -> ExitCode {
             ..
         } => bench(&model, states.as_deref(), iters),
         Command::Demo => demo(),
+        Command::View {
+            model,
+            states,
+            output,
+        } => view_scene(&model, states.as_deref()).and_then(|sc| {
+            let title = model
+                .file_stem()
+                .map_or("scene".into(), |s| s.to_string_lossy());
+            write_file(&output, collide_view::to_html(&sc, &title).as_bytes())
+        }),
+        Command::Render {
+            model,
+            states,
+            output,
+            state,
+            width,
+            height,
+            azimuth,
+            elevation,
+            distance,
+            lookat,
+            fov,
+        } => view_scene(&model, states.as_deref()).and_then(|sc| {
+            let lookat = match lookat.as_deref() {
+                None => None,
+                Some(&[x, y, z]) => Some(collide::glam::DVec3::new(x, y, z)),
+                Some(_) => return Err("--lookat needs three numbers x,y,z".into()),
+            };
+            let opts = collide_view::RenderOptions {
+                state,
+                width,
+                height,
+                azimuth,
+                elevation,
+                distance,
+                lookat,
+                fov,
+            };
+            write_file(
+                &output,
+                &collide_view::render_png(&sc, &opts).map_err(|e| e.to_string())?,
+            )
+        }),
         Command::TwoD {
             action:
                 Some(TwoDAction::Render {
@@ -409,24 +500,57 @@ fn demo() -> Result<(), String> {
         dt * 1e3,
         dt * 1e6 / n as f64
     )?;
-    forward_kinematics(&model, &model.qpos0, None, &mut poses).map_err(|e| e.to_string())?;
-    outln!("geom poses at qpos0:")?;
-    for g in 0..model.ngeom() {
-        let p = poses.geom_xpos[g];
-        let name = if model.geom_name[g].is_empty() {
-            "-"
-        } else {
-            &model.geom_name[g]
-        };
-        outln!(
-            "  {g:>3} {:<9} {name:<8} ({:>8.4}, {:>8.4}, {:>8.4})",
-            model.geom_type[g].name(),
-            p.x,
-            p.y,
-            p.z
+    // five states: qpos0, then ever larger deterministic offsets (bricks sink and tilt)
+    let states: Vec<State> = (0..5)
+        .map(|k| State {
+            qpos: (model.qpos0.iter())
+                .map(|q0| q0 + 0.04 * k as f64 * next())
+                .collect(),
+            mocap: None,
+        })
+        .collect();
+    let poses = all_poses(&model, &states)?;
+    let scene = collide_view::Scene::build(&model, &poses).map_err(|e| e.to_string())?;
+    for k in 0..scene.nstate() {
+        out!(
+            "{}",
+            collide_view::report::pair_table(&scene, k).map_err(|e| e.to_string())?
         )?;
     }
+    let us =
+        collide_view::report::detection_time_us(&model, &poses, 0.2).map_err(|e| e.to_string())?;
+    outln!("collision detection: {us:.2} us per state")?;
+    std::fs::create_dir_all("target").map_err(|e| format!("cannot create target/: {e}"))?;
+    let html = Path::new("target/collide-demo.html");
+    write_file(
+        html,
+        collide_view::to_html(&scene, "collide demo").as_bytes(),
+    )?;
+    let opts = collide_view::RenderOptions {
+        state: scene.nstate() - 1,
+        ..Default::default()
+    };
+    let png = collide_view::render_png(&scene, &opts).map_err(|e| e.to_string())?;
+    write_file(Path::new("target/collide-demo.png"), &png)?;
+    outln!(
+        "open the viewer: file://{}",
+        std::fs::canonicalize(html)
+            .map_err(|e| e.to_string())?
+            .display()
+    )?;
     Ok(())
+}
+
+/// The viewer's scene of a model file in the given states.
+fn view_scene(model_path: &Path, states: Option<&Path>) -> Result<collide_view::Scene, String> {
+    let model = load(model_path)?;
+    let states = read_states(&model, states)?;
+    collide_view::Scene::build(&model, &all_poses(&model, &states)?).map_err(|e| e.to_string())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    outln!("wrote {}", path.display())
 }
 
 fn read_text(path: &Path) -> Result<String, String> {

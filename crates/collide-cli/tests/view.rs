@@ -1,0 +1,95 @@
+//! `collide view`, `collide render` and the demo's viewer output.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn collide() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_collide"))
+}
+
+fn corpus(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../conformance")
+        .join(path)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("collide-view-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn view_writes_a_page_with_every_state() {
+    let dir = scratch("view");
+    let out = dir.join("dice.html");
+    let st = collide()
+        .arg("view")
+        .arg(corpus("corpus/scenes/dice.xml"))
+        .arg("--states")
+        .arg(corpus("states/scenes__dice.json"))
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("\"nstate\":8"), "eight states embedded");
+    assert!(html.contains("<title>dice - collide viewer</title>"));
+}
+
+#[test]
+fn render_writes_a_png_and_rejects_a_missing_state() {
+    let dir = scratch("render");
+    let out = dir.join("stack.png");
+    let model = corpus("corpus/scenes/box_stack.xml");
+    let run = |extra: &[&str]| {
+        collide()
+            .arg("render")
+            .arg(&model)
+            .args(["--width", "160", "--height", "120", "-o"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&["--azimuth", "-30", "--lookat", "0,0,0.2"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let png = std::fs::read(&out).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let bad = run(&["--state", "1"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("state 1 does not exist (the scene has 1 states)"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn demo_prints_contacts_and_writes_the_viewer() {
+    let dir = scratch("demo");
+    let out = collide().arg("demo").current_dir(&dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // at qpos0 the four stacked bricks touch the floor and each other (4 contacts per face pair)
+    assert!(
+        text.contains("floor (plane) - brick0/geom#2 (box): 4 contacts"),
+        "{text}"
+    );
+    assert!(text.contains("us per state"), "{text}");
+    assert!(text.contains("state 4:"), "{text}");
+    assert!(text.contains("target/collide-demo.html"), "{text}");
+    let html = std::fs::read_to_string(dir.join("target/collide-demo.html")).unwrap();
+    assert!(html.contains("\"nstate\":5"));
+    assert!(dir.join("target/collide-demo.png").exists());
+}
