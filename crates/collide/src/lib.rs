@@ -35,7 +35,9 @@ pub use distance::{
     GeomDistance,
 };
 pub use glam;
-pub use kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
+pub use kinematics::{
+    forward_kinematics, forward_kinematics_geoms, KinematicsError, PoseView, Poses,
+};
 pub use model::{
     ConvexHull, GeomType, HField, HullGraph, JointType, Mesh, Model, Options, SameFrame,
 };

@@ -4,7 +4,8 @@ use glam::{DMat3, DQuat, DVec3};
 
 use crate::collider::convex_geom;
 use crate::filter::{bodies_can_collide, body_pair_allowed, signature, spheres_may_touch};
-use crate::kinematics::{forward_kinematics, PoseView, Poses};
+use crate::kinematics::{forward_kinematics, forward_kinematics_geoms, PoseView, Poses};
+use crate::mid::{obb_overlap, Obb};
 use crate::model::{disable, enable, GeomType, Model};
 use crate::narrow::convex::{convex_pair, convex_pair_report, CcdOptions};
 use crate::narrow::hfield::hfield_convex;
@@ -40,6 +41,9 @@ struct CheckPair {
     g2: usize,
     /// Detection threshold: the pair's margin plus gap.
     threshold: f64,
+    /// Bounding-sphere test radius `rbound1 + rbound2 + threshold` (summed as
+    /// [`spheres_may_touch`] does), or NaN when a plane makes it a half-space test.
+    reach: f64,
     kind: Dispatch,
 }
 
@@ -80,6 +84,13 @@ pub struct CollisionChecker<'m> {
     pre: [PreContact; MAX_PAIR_CONTACTS],
     /// Contacts disabled by the model's flags: nothing ever collides.
     disabled: bool,
+    /// Geoms on bodies that move with `qpos` or mocap (the others keep their poses).
+    moving: Vec<usize>,
+    /// Per body: world centre of its bounding sphere (scratch of one check).
+    centre: Vec<DVec3>,
+    /// Per geom: its local box (centre, half-sizes), `None` for planes and height fields
+    /// (the sphere test only).
+    aabb: Vec<Option<(DVec3, DVec3)>>,
 }
 
 impl<'m> CollisionChecker<'m> {
@@ -95,10 +106,16 @@ impl<'m> CollisionChecker<'m> {
             } else {
                 (g1, g2, t1, t2)
             };
+            let (rb1, rb2) = (m.geom_rbound[g1], m.geom_rbound[g2]);
             CheckPair {
                 g1,
                 g2,
                 threshold,
+                reach: if rb1 == 0.0 || rb2 == 0.0 {
+                    f64::NAN
+                } else {
+                    rb1 + rb2 + threshold
+                },
                 kind: dispatch(t1, t2),
             }
         };
@@ -179,10 +196,32 @@ impl<'m> CollisionChecker<'m> {
             })
             .filter(|p| collidable(&p.kind))
             .collect();
+        // bodies welded to the world (no joint, no mocap on the way up) never move
+        let mut fixed = vec![true; m.nbody()];
+        for b in 1..m.nbody() {
+            fixed[b] =
+                fixed[m.body_parentid[b]] && m.body_jntnum[b] == 0 && m.body_mocapid[b].is_none();
+        }
+        let moving = (0..m.ngeom())
+            .filter(|&g| !fixed[m.geom_bodyid[g]])
+            .collect();
+        let aabb = (0..m.ngeom())
+            .map(|g| {
+                let a = m.geom_aabb[g];
+                (!matches!(m.geom_type[g], GeomType::Plane | GeomType::HField))
+                    .then(|| (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5])))
+            })
+            .collect();
+        let mut poses = Poses::new(model);
+        // every geom's pose once (the fixed ones are not recomputed); qpos0 is finite
+        let _ = forward_kinematics(m, &m.qpos0, None::<(&[DVec3], &[DQuat])>, &mut poses);
         CollisionChecker {
+            moving,
+            centre: vec![DVec3::ZERO; m.nbody()],
+            aabb,
             model,
             ccd: ccd_options(model),
-            poses: Poses::new(model),
+            poses,
             body_sphere,
             bodies,
             pairs,
@@ -216,7 +255,7 @@ impl<'m> CollisionChecker<'m> {
         qpos: &[f64],
         mocap: Option<(&[DVec3], &[DQuat])>,
     ) -> Result<bool, DistanceError> {
-        forward_kinematics(self.model, qpos, mocap, &mut self.poses)
+        forward_kinematics_geoms(self.model, qpos, mocap, &self.moving, &mut self.poses)
             .map_err(|source| DistanceError::Kinematics { state: 0, source })?;
         let poses = std::mem::take(&mut self.poses);
         let hit = self.poses_in_collision(&poses.view(), &poses.xpos, &poses.xmat);
@@ -229,13 +268,15 @@ impl<'m> CollisionChecker<'m> {
         if self.disabled {
             return false;
         }
+        for (b, c) in self.centre.iter_mut().enumerate() {
+            *c = xpos[b] + xmat[b] * self.body_sphere[b].0;
+        }
         for i in 0..self.bodies.len() {
             let bp = self.bodies[i];
-            let (c1, r1) = self.body_sphere[bp.b1];
-            let (c2, r2) = self.body_sphere[bp.b2];
+            let r1 = self.body_sphere[bp.b1].1;
+            let r2 = self.body_sphere[bp.b2].1;
             if r1.is_finite() && r2.is_finite() {
-                let p1 = xpos[bp.b1] + xmat[bp.b1] * c1;
-                let p2 = xpos[bp.b2] + xmat[bp.b2] * c2;
+                let (p1, p2) = (self.centre[bp.b1], self.centre[bp.b2]);
                 let r = r1 + r2 + bp.threshold;
                 if (p1 - p2).length_squared() > r * r {
                     continue;
@@ -258,11 +299,16 @@ impl<'m> CollisionChecker<'m> {
     }
 
     /// Sphere test and narrow phase of one geom pair: is there a contact?
-    #[inline]
+    #[inline(always)]
     fn pair_collides(&mut self, poses: &PoseView, p: &CheckPair) -> bool {
         let m = self.model;
         let (g1, g2) = (p.g1, p.g2);
-        if !spheres_may_touch(
+        if !p.reach.is_nan() {
+            let d = poses.geom_xpos[g1] - poses.geom_xpos[g2];
+            if d.length_squared() > p.reach * p.reach {
+                return false;
+            }
+        } else if !spheres_may_touch(
             m.geom_rbound[g1],
             poses.geom_xpos[g1],
             &poses.geom_xmat[g1],
@@ -272,6 +318,15 @@ impl<'m> CollisionChecker<'m> {
             p.threshold,
         ) {
             return false;
+        }
+        // the geoms' oriented boxes (exact as a rejection: each box contains its geom)
+        if let (Some((c1, h1)), Some((c2, h2))) = (self.aabb[g1], self.aabb[g2]) {
+            let (r1, r2) = (&poses.geom_xmat[g1], &poses.geom_xmat[g2]);
+            let o1 = Obb::placed(poses.geom_xpos[g1], r1, c1, h1);
+            let o2 = Obb::placed(poses.geom_xpos[g2], r2, c2, h2);
+            if !obb_overlap(&o1, &o2, p.threshold) {
+                return false;
+            }
         }
         let n = match p.kind {
             Dispatch::Never => 0,
