@@ -152,7 +152,7 @@ fn geom_distance_matches_mujoco_on_10000_random_cases() {
             }
             capped += (c.dist == c.distmax) as usize;
             penetrating += (c.dist < 0.0) as usize;
-            if !(err <= tol) {
+            if err > tol || err.is_nan() {
                 failures.push(format!(
                     "{path} state {} geoms {} {} ({:?}, {:?}) distmax {}: got {} {:?}, MuJoCo {} {:?} (err {err:.3e})",
                     c.state, c.g1, c.g2, model.geom_type[c.g1], model.geom_type[c.g2], c.distmax,

@@ -24,7 +24,7 @@ fn rows(model: &Model, qpos: &[f64]) -> Result<usize, DistanceError> {
     if nq == 0 {
         return Ok(0);
     }
-    if qpos.len() % nq != 0 {
+    if !qpos.len().is_multiple_of(nq) {
         return Err(DistanceError::BufferLength {
             what: "qpos",
             got: qpos.len(),

@@ -298,7 +298,8 @@ impl<'m> GeomDistance<'m> {
         let m = self.model;
         let (c1, c2) = (convex_geom(m, poses, a), convex_geom(m, poses, b));
         let d = convex_distance(&c1, &c2, distmax, &self.ccd)?;
-        if !(d.dist < distmax) {
+        // (NaN never gets here: convex_distance returns finite distances)
+        if d.dist >= distmax {
             return None;
         }
         let (p1, p2) = if flip { (d.x2, d.x1) } else { (d.x1, d.x2) };
