@@ -7,12 +7,14 @@ coal is timed from C++ (bench/coal_distance_timer.cpp, compiled against the head
 libcoal of the `coal` wheel's cmeel prefix, Eigen from `cmeel-eigen`) with `ComputeDistance`
 functors, the cached guess and each GJK variant (plain, Nesterov, Polyak); collide by the
 `distance_rate` example (`GeomDistance::distance`, MuJoCo's semantics and default tolerance
-1e-6, like coal's default GJK tolerance). Both: per pair, REPS repeats; median over pairs.
+1e-6, like coal's default GJK tolerance), cold (MuJoCo's start) and warm-started
+(`set_warm_start`, the counterpart of coal's cached guess). Both: per pair, REPS repeats; median over pairs.
 
 Run: bash bench/coal_bench.sh
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,19 +59,22 @@ def main():
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "collide-cli", "--example",
                     "distance_rate"], check=True, cwd=ROOT)
     coal = subprocess.run([str(exe), str(txt)], check=True, capture_output=True, text=True).stdout
-    ours = subprocess.run([str(ROOT / "target/release/examples/distance_rate"), str(txt)],
-                          check=True, capture_output=True, text=True).stdout
+    rate = str(ROOT / "target/release/examples/distance_rate")
+    ours = subprocess.run([rate, str(txt)], check=True, capture_output=True, text=True).stdout
+    warm = subprocess.run([rate, str(txt)], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, WARM="1")).stdout
     c = {v: value(coal, f"coal_{v}_median_ns") for v in ("default", "nesterov", "polyak")}
     best = min(c.values())
-    mine = value(ours, "collide_median_ns")
     print(f"{n} pairs; median ns per query (one thread)")
     print("| | median ns | ratio to coal's fastest |")
     print("|---|---|---|")
     for v, t in c.items():
         print(f"| coal, {v} GJK, cached guess | {t:.0f} | {t / best:.2f} |")
-    print(f"| collide, all pairs | {mine:.0f} | {mine / best:.2f} |")
-    g = value(ours, "collide_gjk_median_ns")
-    print(f"| collide, pairs through GJK/EPA | {g:.0f} | {g / best:.2f} |")
+    for label, out in (("cold start (MuJoCo's)", ours), ("warm start", warm)):
+        mine = value(out, "collide_median_ns")
+        g = value(out, "collide_gjk_median_ns")
+        print(f"| collide, {label}, all pairs | {mine:.0f} | {mine / best:.2f} |")
+        print(f"| collide, {label}, pairs through GJK/EPA | {g:.0f} | {g / best:.2f} |")
     sys.stdout.flush()
 
 

@@ -56,6 +56,7 @@ fn main() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let view = poses.view();
     let mut query = GeomDistance::new(&model);
+    query.set_warm_start(std::env::var("WARM").is_ok_and(|v| v == "1"));
     let mut per = Vec::new();
     let mut checksum = 0.0;
     for (k, &through_gjk) in gjk.iter().enumerate() {

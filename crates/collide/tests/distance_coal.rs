@@ -75,9 +75,19 @@ fn convex_distances_match_coal_on_random_pairs() {
         q.extend(num(&c["q2"]));
         let mut poses = Poses::new(&m);
         forward_kinematics(&m, &q, None::<(&[DVec3], &[DQuat])>, &mut poses).unwrap();
-        let d = GeomDistance::new(&m)
-            .distance(&poses.view(), 0, 1, 10.0)
-            .unwrap();
+        let mut query = GeomDistance::new(&m);
+        let d = query.distance(&poses.view(), 0, 1, 10.0).unwrap();
+        // a warm-started query (from the first query's direction, as when the same pair is
+        // queried again) gives the same distance to the solver's tolerance
+        query.set_warm_start(true);
+        query.distance(&poses.view(), 0, 1, 10.0).unwrap();
+        let w = query.distance(&poses.view(), 0, 1, 10.0).unwrap();
+        if (w.dist - d.dist).abs() > 1e-9 {
+            failures.push(format!(
+                "case {k}: warm start {} != cold {}",
+                w.dist, d.dist
+            ));
+        }
         let want = c["dist"].as_f64().unwrap();
         let err = (d.dist - want).abs();
         let (a, b) = (

@@ -417,6 +417,21 @@ pub fn convex_distance(
     cutoff: f64,
     opt: &CcdOptions,
 ) -> Option<ConvexDistance> {
+    convex_distance_from(g1, g2, cutoff, opt, None)
+}
+
+/// [`convex_distance`] with a warm start: `guess`, a direction from geom 1 towards geom 2
+/// (e.g. the previous query's `x2 - x1` for the same pair), makes GJK start from the support
+/// points along it rather than from the centres. The answer is the same to the solver's
+/// tolerance, but not bit for bit (nor are tied witness points): MuJoCo starts from the
+/// centres.
+pub fn convex_distance_from(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    cutoff: f64,
+    opt: &CcdOptions,
+    guess: Option<DVec3>,
+) -> Option<ConvexDistance> {
     if !usable(g1) || !usable(g2) || cutoff.is_nan() {
         return None;
     }
@@ -430,11 +445,12 @@ pub fn convex_distance(
         let fm2 = o2.core_radius();
         o1.core = true;
         o2.core = true;
+        let (s1, s2) = start(&mut o1, &mut o2, g1.pos, g2.pos, guess);
         let g = gjk(
             &mut o1,
             &mut o2,
-            g1.pos,
-            g2.pos,
+            s1,
+            s2,
             iterations,
             tol,
             cutoff + fm1 + fm2,
@@ -459,16 +475,17 @@ pub fn convex_distance(
         o2.vertindex = -1;
     }
     // coincident centres give GJK no first direction: start along +x instead
-    let start = if g1.pos == g2.pos {
+    let p1 = if g1.pos == g2.pos {
         g1.pos - DVec3::X
     } else {
         g1.pos
     };
+    let (s1, s2) = start(&mut o1, &mut o2, p1, g2.pos, guess);
     let g = gjk(
         &mut o1,
         &mut o2,
-        start,
-        g2.pos,
+        s1,
+        s2,
         iterations,
         tol,
         cutoff,
@@ -495,4 +512,25 @@ pub fn convex_distance(
         x2: g.x2,
     };
     d.dist.is_finite().then_some(d)
+}
+
+/// GJK's starting points: the centres, or with a `guess` direction (geom 1 towards geom 2) the
+/// support points along it (a point of the Minkowski difference near the answer).
+fn start(
+    o1: &mut Object,
+    o2: &mut Object,
+    p1: DVec3,
+    p2: DVec3,
+    guess: Option<DVec3>,
+) -> (DVec3, DVec3) {
+    match guess {
+        Some(d) if d.is_finite() && d.length_squared() > 1e-30 => {
+            let d = d.normalize();
+            let s = (o1.support_raw(d), o2.support_raw(-d));
+            o1.vertindex = -1;
+            o2.vertindex = -1;
+            s
+        }
+        _ => (p1, p2),
+    }
 }
