@@ -134,10 +134,11 @@ pub fn forward_kinematics(
     mocap: Option<(&[DVec3], &[DQuat])>,
     out: &mut Poses,
 ) -> Result<(), KinematicsError> {
-    bodies_and_geoms(model, qpos, mocap, out, true)
+    bodies_and_geoms(model, qpos, mocap, out, true, true)
 }
 
-/// Body poses (checked inputs), then every geom's pose when `geoms` is set.
+/// Body poses (checked inputs), inertial frames when `inertial` is set, then every geom's pose
+/// when `geoms` is set.
 #[inline(always)]
 fn bodies_and_geoms(
     model: &Model,
@@ -145,6 +146,7 @@ fn bodies_and_geoms(
     mocap: Option<(&[DVec3], &[DQuat])>,
     out: &mut Poses,
     geoms: bool,
+    inertial: bool,
 ) -> Result<(), KinematicsError> {
     if qpos.len() != model.nq() {
         return Err(KinematicsError::QposLength {
@@ -230,16 +232,18 @@ fn bodies_and_geoms(
         out.xpos[b] = pos;
         out.xquat[b] = quat;
         out.xmat[b] = mat;
-        let (ipos, imat) = local_to_global(
-            pos,
-            quat,
-            &mat,
-            model.body_ipos[b],
-            model.body_iquat[b],
-            model.body_sameframe[b],
-        );
-        out.xipos[b] = ipos;
-        out.ximat[b] = imat;
+        if inertial {
+            let (ipos, imat) = local_to_global(
+                pos,
+                quat,
+                &mat,
+                model.body_ipos[b],
+                model.body_iquat[b],
+                model.body_sameframe[b],
+            );
+            out.xipos[b] = ipos;
+            out.ximat[b] = imat;
+        }
     }
 
     if geoms {
@@ -249,7 +253,9 @@ fn bodies_and_geoms(
 }
 
 /// [`forward_kinematics`] computing the world poses of the geoms `geoms` only (the others keep
-/// what `out` held): for callers that know some geoms cannot have moved (static bodies).
+/// what `out` held): for callers that know some geoms cannot have moved (static bodies). The
+/// inertial frames (`xipos`, `ximat`) are updated only when one of these geoms is placed by
+/// its body's inertial frame; otherwise they keep what `out` held.
 pub fn forward_kinematics_geoms(
     model: &Model,
     qpos: &[f64],
@@ -258,7 +264,15 @@ pub fn forward_kinematics_geoms(
     out: &mut Poses,
 ) -> Result<(), KinematicsError> {
     let resized = out.xpos.len() != model.nbody() || out.geom_xpos.len() != model.ngeom();
-    bodies_and_geoms(model, qpos, mocap, out, false)?;
+    // inertial frames only when a listed geom is placed by them
+    let inertial = resized
+        || geoms.iter().any(|&g| {
+            matches!(
+                model.geom_sameframe[g],
+                SameFrame::Inertia | SameFrame::InertiaRot
+            )
+        });
+    bodies_and_geoms(model, qpos, mocap, out, false, inertial)?;
     if resized {
         geom_poses(model, 0..model.ngeom(), out);
     } else {
