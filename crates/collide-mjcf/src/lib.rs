@@ -18,18 +18,44 @@ pub mod mesh_compile;
 pub mod mesh_file;
 pub mod mesh_hull;
 pub mod orientation;
+pub mod urdf;
 pub mod xml;
 
 pub use error::{Location, MjcfError, Result};
+pub use urdf::LoadOptions;
 pub use xml::{FileReader, FsReader};
 
-/// Loads and compiles an MJCF file from disk.
+/// Loads and compiles a model file from disk: URDF when the name ends in `.urdf` (any case),
+/// else MJCF.
 pub fn load_file(path: impl AsRef<Path>) -> Result<collide::Model> {
     load_file_with(path.as_ref(), &FsReader)
 }
 
-/// Loads and compiles an MJCF file through `reader` (for in-memory file systems).
+/// [`load_file`] with options (URDF `package://` folders).
+pub fn load_file_opts(path: impl AsRef<Path>, opts: &LoadOptions) -> Result<collide::Model> {
+    load_file_with_opts(path.as_ref(), &FsReader, opts)
+}
+
+/// Whether `path` names a URDF file (extension `.urdf`, any case).
+pub fn is_urdf(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
+}
+
+/// Loads and compiles a model file through `reader` (for in-memory file systems).
 pub fn load_file_with(path: &Path, reader: &dyn FileReader) -> Result<collide::Model> {
+    load_file_with_opts(path, reader, &LoadOptions::default())
+}
+
+/// Loads and compiles a model file through `reader`, with options.
+pub fn load_file_with_opts(
+    path: &Path,
+    reader: &dyn FileReader,
+    opts: &LoadOptions,
+) -> Result<collide::Model> {
+    if is_urdf(path) {
+        return urdf::load_urdf(path, reader, opts);
+    }
     let file = path.display().to_string();
     let bytes = reader.read(path).map_err(|e| {
         MjcfError::new(

@@ -12,6 +12,11 @@ use crate::error::{Location, MjcfError, Result};
 pub trait FileReader {
     /// Returns the bytes of `path`, or a human-readable error.
     fn read(&self, path: &Path) -> std::result::Result<Vec<u8>, String>;
+
+    /// Whether `path` is a readable file (used to search for URDF `package://` folders).
+    fn exists(&self, path: &Path) -> bool {
+        self.read(path).is_ok()
+    }
 }
 
 /// Reads from the file system.
@@ -20,6 +25,10 @@ pub struct FsReader;
 impl FileReader for FsReader {
     fn read(&self, path: &Path) -> std::result::Result<Vec<u8>, String> {
         std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        path.is_file()
     }
 }
 
@@ -36,6 +45,9 @@ pub struct Elem {
     pub file: Arc<str>,
     /// 1-based line of the start tag.
     pub line: u32,
+    /// How errors name the element when it was translated from another format (e.g.
+    /// `link name="arm"` for a URDF link); `None`: the tag and its `name`.
+    pub alias: Option<String>,
 }
 
 impl Elem {
@@ -49,9 +61,10 @@ impl Elem {
 
     /// Location of this element for error messages.
     pub fn loc(&self) -> Location {
-        let element = match self.attr("name") {
-            Some(n) => format!("{} name=\"{}\"", self.name, n),
-            None => self.name.clone(),
+        let element = match (&self.alias, self.attr("name")) {
+            (Some(a), _) => a.clone(),
+            (None, Some(n)) => format!("{} name=\"{}\"", self.name, n),
+            (None, None) => self.name.clone(),
         };
         Location {
             file: self.file.to_string(),
@@ -137,6 +150,7 @@ fn convert(node: roxmltree::Node, file: &Arc<str>, line_starts: &[usize]) -> Ele
             .collect(),
         file: file.clone(),
         line,
+        alias: None,
     }
 }
 
