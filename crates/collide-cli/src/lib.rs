@@ -2,6 +2,7 @@
 //! conformance comparison against MuJoCo fixtures (shared by the CLI and the tests).
 
 pub mod conformance;
+pub mod distance_cmd;
 pub mod states;
 
 use collide::math::mat_to_rowmajor;

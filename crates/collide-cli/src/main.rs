@@ -65,6 +65,28 @@ enum Command {
         #[arg(long)]
         states: Option<PathBuf>,
     },
+    /// Signed geom distances (MuJoCo's `mj_geomDistance`) per state, in the order of the pairs.
+    Distance {
+        /// MJCF model file.
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+        /// `[[geom1, geom2], …]` (geom ids).
+        #[arg(long)]
+        pairs: PathBuf,
+        /// Distances are capped here (then `fromto` is zero).
+        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+        distmax: f64,
+    },
+    /// Which states have a contact (the model's filters and margins), as JSON.
+    Check {
+        /// MJCF model file.
+        model: PathBuf,
+        /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
+        #[arg(long)]
+        states: Option<PathBuf>,
+    },
     /// Time collision detection alone (world poses precomputed, like MuJoCo's `mj_collision`).
     Bench {
         /// MJCF or URDF model file.
@@ -194,6 +216,25 @@ fn main() -> ExitCode {
             iters,
             ..
         } => bench(&model, states.as_deref(), iters),
+        Command::Distance {
+            model,
+            states,
+            pairs,
+            distmax,
+        } => (|| {
+            let m = load(&model)?;
+            let p = collide_cli::distance_cmd::parse_pairs(&read_text(&pairs)?, &m)
+                .map_err(|e| format!("{}: {e}", pairs.display()))?;
+            let s = read_states(&m, states.as_deref())?;
+            outln!(
+                "{}",
+                collide_cli::distance_cmd::distances_json(&m, &s, &p, distmax)?
+            )
+        })(),
+        Command::Check { model, states } => load(&model).and_then(|m| {
+            let s = read_states(&m, states.as_deref())?;
+            outln!("{}", collide_cli::distance_cmd::check_json(&m, &s)?)
+        }),
         Command::Demo => demo(),
         Command::View {
             model,

@@ -571,7 +571,7 @@ impl<'m> Collider<'m> {
 }
 
 /// The convex-collider view of geom `g`.
-fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
+pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
     let t = m.geom_type[g];
     let data = m.geom_dataid[g];
     ConvexGeom {

@@ -134,6 +134,20 @@ pub fn forward_kinematics(
     mocap: Option<(&[DVec3], &[DQuat])>,
     out: &mut Poses,
 ) -> Result<(), KinematicsError> {
+    bodies_and_geoms(model, qpos, mocap, out, true, true)
+}
+
+/// Body poses (checked inputs), inertial frames when `inertial` is set, then every geom's pose
+/// when `geoms` is set.
+#[inline(always)]
+fn bodies_and_geoms(
+    model: &Model,
+    qpos: &[f64],
+    mocap: Option<(&[DVec3], &[DQuat])>,
+    out: &mut Poses,
+    geoms: bool,
+    inertial: bool,
+) -> Result<(), KinematicsError> {
     if qpos.len() != model.nq() {
         return Err(KinematicsError::QposLength {
             got: qpos.len(),
@@ -218,19 +232,59 @@ pub fn forward_kinematics(
         out.xpos[b] = pos;
         out.xquat[b] = quat;
         out.xmat[b] = mat;
-        let (ipos, imat) = local_to_global(
-            pos,
-            quat,
-            &mat,
-            model.body_ipos[b],
-            model.body_iquat[b],
-            model.body_sameframe[b],
-        );
-        out.xipos[b] = ipos;
-        out.ximat[b] = imat;
+        if inertial {
+            let (ipos, imat) = local_to_global(
+                pos,
+                quat,
+                &mat,
+                model.body_ipos[b],
+                model.body_iquat[b],
+                model.body_sameframe[b],
+            );
+            out.xipos[b] = ipos;
+            out.ximat[b] = imat;
+        }
     }
 
-    for g in 0..model.ngeom() {
+    if geoms {
+        geom_poses(model, 0..model.ngeom(), out);
+    }
+    Ok(())
+}
+
+/// [`forward_kinematics`] computing the world poses of the geoms `geoms` only (the others keep
+/// what `out` held): for callers that know some geoms cannot have moved (static bodies). The
+/// inertial frames (`xipos`, `ximat`) are updated only when one of these geoms is placed by
+/// its body's inertial frame; otherwise they keep what `out` held.
+pub fn forward_kinematics_geoms(
+    model: &Model,
+    qpos: &[f64],
+    mocap: Option<(&[DVec3], &[DQuat])>,
+    geoms: &[usize],
+    out: &mut Poses,
+) -> Result<(), KinematicsError> {
+    let resized = out.xpos.len() != model.nbody() || out.geom_xpos.len() != model.ngeom();
+    // inertial frames only when a listed geom is placed by them
+    let inertial = resized
+        || geoms.iter().any(|&g| {
+            matches!(
+                model.geom_sameframe[g],
+                SameFrame::Inertia | SameFrame::InertiaRot
+            )
+        });
+    bodies_and_geoms(model, qpos, mocap, out, false, inertial)?;
+    if resized {
+        geom_poses(model, 0..model.ngeom(), out);
+    } else {
+        geom_poses(model, geoms.iter().copied(), out);
+    }
+    Ok(())
+}
+
+/// World poses of the geoms `geoms` from the body poses in `out`.
+#[inline]
+fn geom_poses(model: &Model, geoms: impl Iterator<Item = usize>, out: &mut Poses) {
+    for g in geoms {
         let b = model.geom_bodyid[g];
         let (p, m) = match model.geom_sameframe[g] {
             SameFrame::Inertia => (out.xipos[b], out.ximat[b]),
@@ -247,5 +301,4 @@ pub fn forward_kinematics(
         out.geom_xpos[g] = p;
         out.geom_xmat[g] = m;
     }
-    Ok(())
 }

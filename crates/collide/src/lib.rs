@@ -8,6 +8,8 @@
 //! - [`narrow`]: the type-pair dispatch table and one file per pair family;
 //! - [`filter`], [`contact`]: MuJoCo's pair filters, parameter mixing and contact frames;
 //! - [`collider`]: the driver tying them together ([`Collider`]);
+//! - [`distance`]: signed distances (`mj_geomDistance`) and early-exit collision checks for
+//!   planning, batched;
 //! - [`batch`]: many worlds at once, in parallel ([`BatchCollider`]);
 //! - [`math`]: quaternion and matrix helpers in MuJoCo's conventions.
 //!
@@ -17,6 +19,7 @@ pub mod batch;
 pub mod broad;
 pub mod collider;
 pub mod contact;
+pub mod distance;
 pub mod filter;
 pub mod kinematics;
 pub mod math;
@@ -27,8 +30,14 @@ pub mod narrow;
 pub use batch::{BatchCollider, BatchPoses};
 pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
+pub use distance::{
+    distance, distance_batch, in_collision_batch, CollisionChecker, Distance, DistanceError,
+    GeomDistance,
+};
 pub use glam;
-pub use kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
+pub use kinematics::{
+    forward_kinematics, forward_kinematics_geoms, KinematicsError, PoseView, Poses,
+};
 pub use model::{
     ConvexHull, GeomType, HField, HullGraph, JointType, Mesh, Model, Options, SameFrame,
 };

@@ -389,3 +389,148 @@ fn penetration(
         None
     }
 }
+
+/// Result of [`convex_distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvexDistance {
+    /// Signed distance between the surfaces (negative = penetration depth from EPA).
+    pub dist: f64,
+    /// Witness point on geom 1 (world frame).
+    pub x1: DVec3,
+    /// Witness point on geom 2 (world frame).
+    pub x2: DVec3,
+}
+
+/// Signed distance between two convex geoms with the native solver in distance mode (MuJoCo
+/// 4.0.0's `mjc_ccd` with one contact, zero margin and `dist_cutoff = cutoff`, as
+/// `mj_geomDistance` calls it): spheres and capsules are first reduced to their cores and, when
+/// the cores are apart, the witness points are pushed out by the radii; otherwise GJK runs on
+/// the full shapes with early exit once they are provably farther apart than `cutoff`, then EPA
+/// when they overlap. Returns `None` when the shapes are farther apart than `cutoff` (or when
+/// the input is unusable: non-finite numbers, a mesh without hull, a plane or height field).
+/// The result's `dist` may exceed `cutoff` slightly when GJK converged without the early
+/// exit; callers cap it. Witness points are on the true (uninflated) surfaces; in penetration
+/// they are EPA's deepest points. Nothing allocates (EPA's polytope is per thread).
+pub fn convex_distance(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    cutoff: f64,
+    opt: &CcdOptions,
+) -> Option<ConvexDistance> {
+    convex_distance_from(g1, g2, cutoff, opt, None)
+}
+
+/// [`convex_distance`] with a warm start: `guess`, a direction from geom 1 towards geom 2
+/// (e.g. the previous query's `x2 - x1` for the same pair), makes GJK start from the support
+/// points along it rather than from the centres. The answer is the same to the solver's
+/// tolerance, but not bit for bit (nor are tied witness points): MuJoCo starts from the
+/// centres.
+pub fn convex_distance_from(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    cutoff: f64,
+    opt: &CcdOptions,
+    guess: Option<DVec3>,
+) -> Option<ConvexDistance> {
+    if !usable(g1) || !usable(g2) || cutoff.is_nan() {
+        return None;
+    }
+    let cutoff = cutoff.max(0.0);
+    let mut o1 = Object::new(g1.kind, g1.pos, g1.mat, g1.size, g1.hull, 0.0);
+    let mut o2 = Object::new(g2.kind, g2.pos, g2.mat, g2.size, g2.hull, 0.0);
+    let (iterations, tol) = (opt.iterations, opt.tolerance);
+    let mut simplex = [Vertex::default(); 4];
+    if support::is_round(o1.kind) || support::is_round(o2.kind) {
+        let fm1 = o1.core_radius();
+        let fm2 = o2.core_radius();
+        o1.core = true;
+        o2.core = true;
+        let (s1, s2) = start(&mut o1, &mut o2, g1.pos, g2.pos, guess);
+        let g = gjk(
+            &mut o1,
+            &mut o2,
+            s1,
+            s2,
+            iterations,
+            tol,
+            cutoff + fm1 + fm2,
+            false,
+            &mut simplex,
+        );
+        o1.core = false;
+        o2.core = false;
+        if g.dist > tol {
+            if g.dist >= FAR {
+                return None;
+            }
+            let n = normalize(g.x2 - g.x1);
+            let d = ConvexDistance {
+                dist: g.dist - fm1 - fm2,
+                x1: g.x1 + n * fm1,
+                x2: g.x2 - n * fm2,
+            };
+            return (d.dist <= cutoff && d.dist.is_finite()).then_some(d);
+        }
+        o1.vertindex = -1;
+        o2.vertindex = -1;
+    }
+    // coincident centres give GJK no first direction: start along +x instead
+    let p1 = if g1.pos == g2.pos {
+        g1.pos - DVec3::X
+    } else {
+        g1.pos
+    };
+    let (s1, s2) = start(&mut o1, &mut o2, p1, g2.pos, guess);
+    let g = gjk(
+        &mut o1,
+        &mut o2,
+        s1,
+        s2,
+        iterations,
+        tol,
+        cutoff,
+        false,
+        &mut simplex,
+    );
+    if g.dist >= FAR {
+        return None;
+    }
+    if g.dist <= tol && g.nsimplex > 1 && !g.separated {
+        let e = POLYTOPE
+            .with_borrow_mut(|pt| epa(pt, &simplex, g.nsimplex, &mut o1, &mut o2, iterations, tol));
+        if e.found {
+            return Some(ConvexDistance {
+                dist: e.dist,
+                x1: e.x1,
+                x2: e.x2,
+            });
+        }
+    }
+    let d = ConvexDistance {
+        dist: g.dist,
+        x1: g.x1,
+        x2: g.x2,
+    };
+    d.dist.is_finite().then_some(d)
+}
+
+/// GJK's starting points: the centres, or with a `guess` direction (geom 1 towards geom 2) the
+/// support points along it (a point of the Minkowski difference near the answer).
+fn start(
+    o1: &mut Object,
+    o2: &mut Object,
+    p1: DVec3,
+    p2: DVec3,
+    guess: Option<DVec3>,
+) -> (DVec3, DVec3) {
+    match guess {
+        Some(d) if d.is_finite() && d.length_squared() > 1e-30 => {
+            let d = d.normalize();
+            let s = (o1.support_raw(d), o2.support_raw(-d));
+            o1.vertindex = -1;
+            o2.vertindex = -1;
+            s
+        }
+        _ => (p1, p2),
+    }
+}
