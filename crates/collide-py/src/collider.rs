@@ -13,9 +13,7 @@ use collide::glam::{DQuat, DVec3};
 use collide::math::{mat_to_rowmajor, quat_wxyz};
 use collide::model::enable;
 use collide::{forward_kinematics, Collider, Contact, KinematicsError, Model, Poses};
-use numpy::{
-    IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods,
-};
+use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -108,7 +106,11 @@ fn kin_message(e: KinematicsError, world: usize, batched: bool) -> String {
         }
     };
     match e {
-        KinematicsError::NotFinite { what, index } => {
+        KinematicsError::NotFinite { what, mut index } => {
+            if what == "mocap_quat" {
+                // the kinematics checks glam's (x, y, z, w) order; the input is (w, x, y, z)
+                index = index - index % 4 + (index % 4 + 1) % 4;
+            }
             let width = match what {
                 "mocap_pos" => 3,
                 "mocap_quat" => 4,
@@ -293,7 +295,11 @@ impl PyCollider {
         Option<Bound<'py, PyAny>>,
         Option<Bound<'py, PyAny>>,
     )> {
-        guard(|| self.detect_impl(py, qpos, mocap_pos, mocap_quat, body_awake, out, out_ncon, out_start, poses))
+        guard(|| {
+            self.detect_impl(
+                py, qpos, mocap_pos, mocap_quat, body_awake, out, out_ncon, out_start, poses,
+            )
+        })
     }
 }
 
@@ -385,22 +391,32 @@ impl PyCollider {
         let (nbatch, batched) = match q.shape() {
             [n] if *n == nq => (1, false),
             [b, n] if *n == nq => (*b, true),
-            s => {
-                return Err(input(format!(
-                    "qpos has shape {}, expected ({nq},) or (nbatch, {nq}) for this model (nq = {nq})",
-                    shape_str(s)
-                )))
-            }
+            s => return Err(input(format!(
+                "qpos has shape {}, expected ({nq},) or (nbatch, {nq}) for this model (nq = {nq})",
+                shape_str(s)
+            ))),
         };
         let nm = m.nmocap();
         let mp = mocap_pos.map(|a| f64_array(a, "mocap_pos")).transpose()?;
         let mq = mocap_quat.map(|a| f64_array(a, "mocap_quat")).transpose()?;
         let mp_per = match &mp {
-            Some(a) => Some(batched_shape("mocap_pos", a.shape(), &[nm, 3], nbatch, batched)?),
+            Some(a) => Some(batched_shape(
+                "mocap_pos",
+                a.shape(),
+                &[nm, 3],
+                nbatch,
+                batched,
+            )?),
             None => None,
         };
         let mq_per = match &mq {
-            Some(a) => Some(batched_shape("mocap_quat", a.shape(), &[nm, 4], nbatch, batched)?),
+            Some(a) => Some(batched_shape(
+                "mocap_quat",
+                a.shape(),
+                &[nm, 4],
+                nbatch,
+                batched,
+            )?),
             None => None,
         };
         let aw = match body_awake {
@@ -421,7 +437,9 @@ impl PyCollider {
         let aw_per = match &aw {
             Some(a) => {
                 let per = batched_shape("body_awake", a.shape(), &[m.nbody()], nbatch, batched)?;
-                let s = a.as_slice().map_err(|_| input("body_awake must be C-contiguous"))?;
+                let s = a
+                    .as_slice()
+                    .map_err(|_| input("body_awake must be C-contiguous"))?;
                 if let Some((i, v)) = s.iter().enumerate().find(|(_, v)| !(-1..=1).contains(*v)) {
                     return Err(input(format!(
                         "body_awake holds {v} at flat index {i}; MuJoCo's values are 1 (awake), 0 (asleep), -1 (static)"
@@ -446,7 +464,8 @@ impl PyCollider {
             },
             awake: match (&aw, aw_per) {
                 (Some(a), Some(per)) => Some((
-                    a.as_slice().map_err(|_| input("body_awake must be C-contiguous"))?,
+                    a.as_slice()
+                        .map_err(|_| input("body_awake must be C-contiguous"))?,
                     per,
                 )),
                 _ => None,
@@ -455,14 +474,24 @@ impl PyCollider {
         };
 
         let ng = m.ngeom();
-        let mut xpos = if poses { vec![0.0; nbatch * ng * 3] } else { Vec::new() };
-        let mut xmat = if poses { vec![0.0; nbatch * ng * 9] } else { Vec::new() };
+        let mut xpos = if poses {
+            vec![0.0; nbatch * ng * 3]
+        } else {
+            Vec::new()
+        };
+        let mut xmat = if poses {
+            vec![0.0; nbatch * ng * 9]
+        } else {
+            Vec::new()
+        };
 
         // the output buffers (the caller's if given and large enough)
         let mut out_rw = match out {
             Some(o) => Some(
                 o.cast::<PyArray1<f64>>()
-                    .map_err(|_| input("out must be a 1-D float64 NumPy array (a Contacts buffer)"))?
+                    .map_err(|_| {
+                        input("out must be a 1-D float64 NumPy array (a Contacts buffer)")
+                    })?
                     .try_readwrite()
                     .map_err(|_| input("out is read-only or in use (is it one of the inputs?)"))?,
             ),
@@ -500,7 +529,10 @@ impl PyCollider {
         let mocap_body = &self.mocap_body;
         let want_poses = poses;
         let out_slice: Option<&mut [f64]> = match out_rw.as_mut() {
-            Some(o) => Some(o.as_slice_mut().map_err(|_| input("out must be C-contiguous"))?),
+            Some(o) => Some(
+                o.as_slice_mut()
+                    .map_err(|_| input("out must be C-contiguous"))?,
+            ),
             None => None,
         };
         let ncon_slice: Option<&mut [i32]> = match ncon_rw.as_mut() {
@@ -612,22 +644,36 @@ impl PyCollider {
         drop(aw);
         let buf_obj = match fresh {
             Some(v) => v.into_pyarray(py).into_any(),
-            None => out.map(|o| o.clone()).ok_or_else(|| Error::Internal("no output buffer".into()))?,
+            None => out
+                .map(|o| o.clone())
+                .ok_or_else(|| Error::Internal("no output buffer".into()))?,
         };
         drop(out_rw);
         drop(ncon_rw);
         drop(start_rw);
         let ncon_obj = match ncon_new {
             Some(v) => v.into_pyarray(py).into_any(),
-            None => out_ncon.map(|o| o.clone()).ok_or_else(|| Error::Internal("no ncon buffer".into()))?,
+            None => out_ncon
+                .map(|o| o.clone())
+                .ok_or_else(|| Error::Internal("no ncon buffer".into()))?,
         };
         let start_obj = match start_new {
             Some(v) => v.into_pyarray(py).into_any(),
-            None => out_start.map(|o| o.clone()).ok_or_else(|| Error::Internal("no start buffer".into()))?,
+            None => out_start
+                .map(|o| o.clone())
+                .ok_or_else(|| Error::Internal("no start buffer".into()))?,
         };
         let (xpos_obj, xmat_obj) = if poses {
-            let shape_p: Vec<usize> = if batched { vec![nbatch, ng, 3] } else { vec![ng, 3] };
-            let shape_m: Vec<usize> = if batched { vec![nbatch, ng, 9] } else { vec![ng, 9] };
+            let shape_p: Vec<usize> = if batched {
+                vec![nbatch, ng, 3]
+            } else {
+                vec![ng, 3]
+            };
+            let shape_m: Vec<usize> = if batched {
+                vec![nbatch, ng, 9]
+            } else {
+                vec![ng, 9]
+            };
             (
                 Some(xpos.into_pyarray(py).reshape(shape_p)?.into_any()),
                 Some(xmat.into_pyarray(py).reshape(shape_m)?.into_any()),
@@ -638,4 +684,3 @@ impl PyCollider {
         Ok((buf_obj, total, ncon_obj, start_obj, xpos_obj, xmat_obj))
     }
 }
-

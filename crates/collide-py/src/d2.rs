@@ -118,12 +118,25 @@ impl PyScene2D {
             let n = found.len();
             d.set_item("pairs", pairs.into_pyarray(py).reshape([n, 2])?)?;
             put(&d, "depth", found.iter().map(|c| c.2.depth).collect(), 0)?;
-            put(&d, "normal", found.iter().flat_map(|c| c.2.normal.to_array()).collect(), 2)?;
-            put(&d, "mtv", found.iter().flat_map(|c| c.2.mtv.to_array()).collect(), 2)?;
+            put(
+                &d,
+                "normal",
+                found.iter().flat_map(|c| c.2.normal.to_array()).collect(),
+                2,
+            )?;
+            put(
+                &d,
+                "mtv",
+                found.iter().flat_map(|c| c.2.mtv.to_array()).collect(),
+                2,
+            )?;
             put(
                 &d,
                 "action_point",
-                found.iter().flat_map(|c| c.2.action_point.to_array()).collect(),
+                found
+                    .iter()
+                    .flat_map(|c| c.2.action_point.to_array())
+                    .collect(),
                 2,
             )?;
             Ok(d)
@@ -141,7 +154,9 @@ impl PyScene2D {
     ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             if !(margin.is_finite() && margin >= 0.0) {
-                return Err(input(format!("margin must be finite and >= 0, got {margin}")));
+                return Err(input(format!(
+                    "margin must be finite and >= 0, got {margin}"
+                )));
             }
             let pairs = self.pairs(pairs)?;
             let sh = &self.scene.shapes;
@@ -178,16 +193,27 @@ impl PyScene2D {
             let d = PyDict::new(py);
             d.set_item(
                 "intersect",
-                res.iter().map(|r| r.0).collect::<Vec<bool>>().into_pyarray(py),
+                res.iter()
+                    .map(|r| r.0)
+                    .collect::<Vec<bool>>()
+                    .into_pyarray(py),
             )?;
             d.set_item(
                 "speculative",
-                res.iter().map(|r| r.1).collect::<Vec<bool>>().into_pyarray(py),
+                res.iter()
+                    .map(|r| r.1)
+                    .collect::<Vec<bool>>()
+                    .into_pyarray(py),
             )?;
             put(&d, "depth", res.iter().map(|r| r.2).collect(), 0)?;
             put(&d, "normal", res.iter().flat_map(|r| r.3).collect(), 2)?;
             put(&d, "mtv", res.iter().flat_map(|r| r.4).collect(), 2)?;
-            put(&d, "action_point", res.iter().flat_map(|r| r.5).collect(), 2)?;
+            put(
+                &d,
+                "action_point",
+                res.iter().flat_map(|r| r.5).collect(),
+                2,
+            )?;
             Ok(d)
         })
     }
@@ -213,9 +239,24 @@ impl PyScene2D {
             });
             let d = PyDict::new(py);
             put(&d, "distance", res.iter().map(|r| r.distance).collect(), 0)?;
-            put(&d, "normal", res.iter().flat_map(|r| r.normal.to_array()).collect(), 2)?;
-            put(&d, "point_a", res.iter().flat_map(|r| r.point_a.to_array()).collect(), 2)?;
-            put(&d, "point_b", res.iter().flat_map(|r| r.point_b.to_array()).collect(), 2)?;
+            put(
+                &d,
+                "normal",
+                res.iter().flat_map(|r| r.normal.to_array()).collect(),
+                2,
+            )?;
+            put(
+                &d,
+                "point_a",
+                res.iter().flat_map(|r| r.point_a.to_array()).collect(),
+                2,
+            )?;
+            put(
+                &d,
+                "point_b",
+                res.iter().flat_map(|r| r.point_b.to_array()).collect(),
+                2,
+            )?;
             Ok(d)
         })
     }

@@ -88,7 +88,9 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(Error::Internal(format!("internal error (a bug in collide): {msg}")))
+            Err(Error::Internal(format!(
+                "internal error (a bug in collide): {msg}"
+            )))
         }
     };
     r.map_err(|e| Python::attach(|py| e.into_py(py)))

@@ -16,9 +16,11 @@ use crate::errors::{guard, input, Error};
 /// MuJoCo's geom type number back to the enum.
 pub fn geom_type_from(t: u8) -> Option<GeomType> {
     use GeomType::*;
-    [Plane, HField, Sphere, Capsule, Ellipsoid, Cylinder, Box, Mesh]
-        .get(t as usize)
-        .copied()
+    [
+        Plane, HField, Sphere, Capsule, Ellipsoid, Cylinder, Box, Mesh,
+    ]
+    .get(t as usize)
+    .copied()
 }
 
 /// Serves files from an in-memory map first (MuJoCo's `assets`: file name → bytes), then from
@@ -99,7 +101,12 @@ pub struct PyModel {
     pub source: Source,
 }
 
-fn checked_source(xml: String, file: String, dir: String, assets: Option<&Bound<'_, PyDict>>) -> Result<Source, Error> {
+fn checked_source(
+    xml: String,
+    file: String,
+    dir: String,
+    assets: Option<&Bound<'_, PyDict>>,
+) -> Result<Source, Error> {
     let mut files = BTreeMap::new();
     if let Some(a) = assets {
         for (k, v) in a.iter() {
@@ -278,7 +285,12 @@ fn model_arrays<'py>(py: Python<'py>, m: &Model) -> PyResult<Bound<'py, PyDict>>
     d.set_item("opt_enableflags", m.opt.enableflags)?;
     d.set_item("opt_disableflags", m.opt.disableflags)?;
     // bodies
-    ro(&d, "body_parentid", i32s(m.body_parentid.iter().copied()), 0)?;
+    ro(
+        &d,
+        "body_parentid",
+        i32s(m.body_parentid.iter().copied()),
+        0,
+    )?;
     ro(&d, "body_weldid", i32s(m.body_weldid.iter().copied()), 0)?;
     ro(&d, "body_rootid", i32s(m.body_rootid.iter().copied()), 0)?;
     ro(&d, "body_mocapid", opt_i32s(&m.body_mocapid), 0)?;
@@ -296,14 +308,24 @@ fn model_arrays<'py>(py: Python<'py>, m: &Model) -> PyResult<Bound<'py, PyDict>>
     ro(&d, "body_conaffinity", m.body_conaffinity.clone(), 0)?;
     ro(&d, "body_margin", m.body_margin.clone(), 0)?;
     // joints
-    ro(&d, "jnt_type", i32s(m.jnt_type.iter().map(|&t| t as usize)), 0)?;
+    ro(
+        &d,
+        "jnt_type",
+        i32s(m.jnt_type.iter().map(|&t| t as usize)),
+        0,
+    )?;
     ro(&d, "jnt_bodyid", i32s(m.jnt_bodyid.iter().copied()), 0)?;
     ro(&d, "jnt_qposadr", i32s(m.jnt_qposadr.iter().copied()), 0)?;
     ro(&d, "jnt_pos", v3(&m.jnt_pos), 3)?;
     ro(&d, "jnt_axis", v3(&m.jnt_axis), 3)?;
     ro(&d, "qpos0", m.qpos0.clone(), 0)?;
     // geoms
-    ro(&d, "geom_type", i32s(m.geom_type.iter().map(|&t| t as usize)), 0)?;
+    ro(
+        &d,
+        "geom_type",
+        i32s(m.geom_type.iter().map(|&t| t as usize)),
+        0,
+    )?;
     ro(&d, "geom_bodyid", i32s(m.geom_bodyid.iter().copied()), 0)?;
     ro(&d, "geom_dataid", opt_i32s(&m.geom_dataid), 0)?;
     ro(&d, "geom_size", v3(&m.geom_size), 3)?;
@@ -313,7 +335,12 @@ fn model_arrays<'py>(py: Python<'py>, m: &Model) -> PyResult<Bound<'py, PyDict>>
     ro(&d, "geom_aabb", m.geom_aabb.concat(), 6)?;
     ro(&d, "geom_contype", m.geom_contype.clone(), 0)?;
     ro(&d, "geom_conaffinity", m.geom_conaffinity.clone(), 0)?;
-    ro(&d, "geom_condim", m.geom_condim.iter().map(|&x| x as i32).collect(), 0)?;
+    ro(
+        &d,
+        "geom_condim",
+        m.geom_condim.iter().map(|&x| x as i32).collect(),
+        0,
+    )?;
     ro(&d, "geom_priority", m.geom_priority.clone(), 0)?;
     ro(&d, "geom_friction", v3(&m.geom_friction), 3)?;
     ro(&d, "geom_solmix", m.geom_solmix.clone(), 0)?;
@@ -334,8 +361,14 @@ fn model_arrays<'py>(py: Python<'py>, m: &Model) -> PyResult<Bound<'py, PyDict>>
         ("jnt_names", &m.jnt_name),
         ("geom_names", &m.geom_name),
         ("key_names", &m.key_name),
-        ("mesh_names", &m.mesh.iter().map(|x| x.name.clone()).collect()),
-        ("hfield_names", &m.hfield.iter().map(|x| x.name.clone()).collect()),
+        (
+            "mesh_names",
+            &m.mesh.iter().map(|x| x.name.clone()).collect(),
+        ),
+        (
+            "hfield_names",
+            &m.hfield.iter().map(|x| x.name.clone()).collect(),
+        ),
     ] {
         d.set_item(k, PyList::new(py, names.iter())?.to_tuple())?;
     }
