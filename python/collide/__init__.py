@@ -279,7 +279,7 @@ def _f64(x: Any, name: str) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=_F64)
 
 
-def _awake(x: Any) -> np.ndarray:
+def _awake(x: Any, name: str = "body_awake") -> np.ndarray:
     if type(x) is np.ndarray and x.dtype == _I32 and x.flags.c_contiguous:
         return x
     try:
@@ -293,186 +293,22 @@ def _awake(x: Any) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=_I32)
 
 
-class Contacts:
-    """Contacts of all worlds of one :meth:`Collider.detect` call, flat: contact ``k``
-    belongs to world ``worldid[k]``; world ``w``'s contacts are rows ``start[w]`` to
-    ``start[w] + ncon[w]``, in MuJoCo's order. Field arrays are views of one structured array
-    (:attr:`records`, dtype :data:`CONTACT_DTYPE`)."""
+#: Contacts of all worlds of one :meth:`Collider.detect` call, flat: contact ``k`` belongs to
+#: world ``worldid[k]``; world ``w``'s contacts are rows ``start[w]`` to
+#: ``start[w] + ncon[w]``, in MuJoCo's order. Field arrays (``geom``, ``dist``, ``pos``,
+#: ``frame``, ``normal``, ``friction``, ``solref``, ``solreffriction``, ``solimp``,
+#: ``includemargin``, ``dim``, ``exclude``, ``worldid``) are views of one structured array
+#: (``records``, dtype :data:`CONTACT_DTYPE`), made on first access. Implemented in Rust.
+Contacts = _core.Contacts
 
-    __slots__ = ("_buf", "records", "ncon", "start", "geom_xpos", "geom_xmat")
-
-    records: np.ndarray
-    ncon: np.ndarray
-    start: np.ndarray
-    geom_xpos: np.ndarray | None
-    geom_xmat: np.ndarray | None
-
-    def __init__(
-        self,
-        buf: np.ndarray,
-        n: int,
-        ncon: np.ndarray,
-        start: np.ndarray,
-        geom_xpos: np.ndarray | None = None,
-        geom_xmat: np.ndarray | None = None,
-    ) -> None:
-        self._buf = buf
-        self.records = buf[: n * _core.RECORD_F64].view(CONTACT_DTYPE)
-        self.ncon = ncon
-        self.start = start
-        self.geom_xpos = geom_xpos
-        self.geom_xmat = geom_xmat
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-    @property
-    def nbatch(self) -> int:
-        """Number of worlds."""
-        return len(self.ncon)
-
-    @property
-    def worldid(self) -> np.ndarray:
-        """(n,) int32: the world of each contact."""
-        return self.records["worldid"]
-
-    @property
-    def geom(self) -> np.ndarray:
-        """(n, 2) int32: geom ids (``geom[:, 0]`` has the lower geom type)."""
-        return self.records["geom"]
-
-    @property
-    def dist(self) -> np.ndarray:
-        """(n,) float64: signed distance (negative in penetration)."""
-        return self.records["dist"]
-
-    @property
-    def pos(self) -> np.ndarray:
-        """(n, 3) float64: midpoint between the surfaces."""
-        return self.records["pos"]
-
-    @property
-    def frame(self) -> np.ndarray:
-        """(n, 9) float64: contact frame rows (normal, tangent 1, tangent 2)."""
-        return self.records["frame"]
-
-    @property
-    def normal(self) -> np.ndarray:
-        """(n, 3) float64: the normal, from ``geom[:, 0]`` to ``geom[:, 1]``."""
-        return self.records["frame"][:, 0:3]
-
-    @property
-    def friction(self) -> np.ndarray:
-        """(n, 5) float64: slide, slide, spin, roll, roll."""
-        return self.records["friction"]
-
-    @property
-    def solref(self) -> np.ndarray:
-        """(n, 2) float64."""
-        return self.records["solref"]
-
-    @property
-    def solreffriction(self) -> np.ndarray:
-        """(n, 2) float64."""
-        return self.records["solreffriction"]
-
-    @property
-    def solimp(self) -> np.ndarray:
-        """(n, 5) float64."""
-        return self.records["solimp"]
-
-    @property
-    def includemargin(self) -> np.ndarray:
-        """(n,) float64: the active part of the margin."""
-        return self.records["includemargin"]
-
-    @property
-    def dim(self) -> np.ndarray:
-        """(n,) int32: contact dimensionality (1, 3, 4 or 6)."""
-        return self.records["dim"]
-
-    @property
-    def exclude(self) -> np.ndarray:
-        """(n,) int32: 1 for contacts in the gap (reported, inactive)."""
-        return self.records["exclude"]
-
-    def world(self, w: int) -> np.ndarray:
-        """The records of world ``w``."""
-        if not 0 <= w < len(self.ncon):
-            raise InputError(f"world {w} out of range 0..{len(self.ncon)}")
-        s = int(self.start[w])
-        return self.records[s : s + int(self.ncon[w])]
-
-    def __repr__(self) -> str:
-        return f"<collide.Contacts {len(self.records)} contacts in {len(self.ncon)} worlds>"
-
-
-class Collider:
-    """Kinematics and collision detection for one model, on ``nthread`` threads (default:
-    all cores) of the collider's own pool. Results are bit-identical for any thread count.
-    A collider pickles as its model and ``nthread``."""
-
-    __slots__ = ("_core", "_model", "_nthread")
-
-    def __init__(self, model: Model, nthread: int | None = None) -> None:
-        if not isinstance(model, Model):
-            raise InputError(f"model must be a collide.Model, got {type(model).__name__}")
-        if nthread is not None and (
-            isinstance(nthread, bool) or not isinstance(nthread, (int, np.integer))
-        ):
-            raise InputError(f"nthread must be a positive int or None, got {nthread!r}")
-        self._model = model
-        self._nthread = None if nthread is None else int(nthread)
-        self._core = _core.Collider(model._core, self._nthread)
-
-    @property
-    def model(self) -> Model:
-        """The model."""
-        return self._model
-
-    @property
-    def nthread(self) -> int:
-        """Number of threads."""
-        return int(self._core.nthread)
-
-    def detect(
-        self,
-        qpos: Any,
-        mocap_pos: Any = None,
-        mocap_quat: Any = None,
-        body_awake: Any = None,
-        out: Contacts | None = None,
-        poses: bool = False,
-    ) -> Contacts:
-        """Contacts of one state (``qpos`` of shape ``(nq,)``) or a batch ``(nbatch, nq)``.
-
-        ``mocap_pos`` ``(nmocap, 3)`` / ``mocap_quat`` ``(nmocap, 4)``, or with a leading
-        ``nbatch``, move mocap bodies (default: their model poses). ``body_awake`` is
-        MuJoCo's ``mjData.body_awake`` (1 awake, 0 asleep, -1 static; ``(nbody,)`` or
-        ``(nbatch, nbody)``), applied when the model enables sleeping, as MuJoCo does.
-        ``out``: a previous result whose buffers are reused when large enough.
-        ``poses=True`` also returns ``geom_xpos`` ``(…, ngeom, 3)`` and ``geom_xmat``
-        ``(…, ngeom, 9)``. Inputs that are C-contiguous float64 are not copied; read-only
-        arrays are accepted. The GIL is released during the computation."""
-        qpos = _f64(qpos, "qpos")
-        if mocap_pos is not None:
-            mocap_pos = _f64(mocap_pos, "mocap_pos")
-        if mocap_quat is not None:
-            mocap_quat = _f64(mocap_quat, "mocap_quat")
-        if body_awake is not None:
-            body_awake = _awake(body_awake)
-        if out is None:
-            r = self._core.detect(qpos, mocap_pos, mocap_quat, body_awake, None, None, None, poses)
-        else:
-            if not isinstance(out, Contacts):
-                raise InputError(f"out must be a collide.Contacts, got {type(out).__name__}")
-            r = self._core.detect(
-                qpos, mocap_pos, mocap_quat, body_awake, out._buf, out.ncon, out.start, poses
-            )
-        return Contacts(*r)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Collider, (self._model, self._nthread))
-
-    def __repr__(self) -> str:
-        return f"<collide.Collider nthread={self.nthread} {self._model!r}>"
+#: Kinematics and collision detection for one model, on ``nthread`` threads (default: all
+#: cores) of the collider's own pool; results are bit-identical for any thread count.
+#: ``detect(qpos, mocap_pos=None, mocap_quat=None, body_awake=None, out=None, poses=False)``
+#: takes one state ``(nq,)`` or a batch ``(nbatch, nq)``; ``mocap_pos`` ``(nmocap, 3)`` /
+#: ``mocap_quat`` ``(nmocap, 4)`` (or with a leading ``nbatch``) move mocap bodies;
+#: ``body_awake`` is MuJoCo's ``mjData.body_awake`` (1 awake, 0 asleep, -1 static), applied
+#: when the model enables sleeping, as MuJoCo does; ``out`` is an earlier result whose buffers
+#: are reused when large enough; ``poses=True`` adds ``geom_xpos``/``geom_xmat``. C-contiguous
+#: float64 inputs are not copied, read-only arrays are accepted, the GIL is released while
+#: computing. A collider pickles as its model and ``nthread``. Implemented in Rust.
+Collider = _core.Collider

@@ -5,7 +5,7 @@ from typing import Any, final
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Model", "Collider", "Scene2D", "_is_analytic", "RECORD_F64", "__version__"]
+__all__ = ["Model", "Collider", "Contacts", "Scene2D", "_is_analytic", "RECORD_F64", "__version__"]
 
 __version__: str
 RECORD_F64: int
@@ -27,27 +27,75 @@ class Model:
 
 @final
 class Collider:
-    def __new__(cls, model: Model, nthread: int | None = None) -> Collider: ...
+    def __new__(cls, model: Any, nthread: int | None = None) -> Collider: ...
     @property
     def nthread(self) -> int: ...
+    @property
+    def model(self) -> Any: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, int | None]]: ...
     def detect(
         self,
-        qpos: NDArray[np.float64],
-        mocap_pos: NDArray[np.float64] | None = None,
-        mocap_quat: NDArray[np.float64] | None = None,
-        body_awake: NDArray[np.int32] | None = None,
-        out: NDArray[np.float64] | None = None,
-        out_ncon: NDArray[np.int32] | None = None,
-        out_start: NDArray[np.int64] | None = None,
+        qpos: Any,
+        mocap_pos: Any = None,
+        mocap_quat: Any = None,
+        body_awake: Any = None,
+        out: Contacts | None = None,
         poses: bool = False,
-    ) -> tuple[
-        NDArray[np.float64],
-        int,
-        NDArray[np.int32],
-        NDArray[np.int64],
-        NDArray[np.float64] | None,
-        NDArray[np.float64] | None,
-    ]: ...
+    ) -> Contacts: ...
+
+@final
+class Contacts:
+    def __new__(
+        cls,
+        buf: NDArray[np.float64],
+        n: int,
+        ncon: NDArray[np.int32],
+        start: NDArray[np.int64],
+        geom_xpos: NDArray[np.float64] | None = None,
+        geom_xmat: NDArray[np.float64] | None = None,
+    ) -> Contacts: ...
+    def __len__(self) -> int: ...
+    @property
+    def records(self) -> NDArray[np.void]: ...
+    @property
+    def _buf(self) -> NDArray[np.float64]: ...
+    @property
+    def ncon(self) -> NDArray[np.int32]: ...
+    @property
+    def start(self) -> NDArray[np.int64]: ...
+    @property
+    def nbatch(self) -> int: ...
+    @property
+    def geom_xpos(self) -> NDArray[np.float64] | None: ...
+    @property
+    def geom_xmat(self) -> NDArray[np.float64] | None: ...
+    @property
+    def worldid(self) -> NDArray[np.int32]: ...
+    @property
+    def geom(self) -> NDArray[np.int32]: ...
+    @property
+    def dist(self) -> NDArray[np.float64]: ...
+    @property
+    def pos(self) -> NDArray[np.float64]: ...
+    @property
+    def frame(self) -> NDArray[np.float64]: ...
+    @property
+    def normal(self) -> NDArray[np.float64]: ...
+    @property
+    def friction(self) -> NDArray[np.float64]: ...
+    @property
+    def solref(self) -> NDArray[np.float64]: ...
+    @property
+    def solreffriction(self) -> NDArray[np.float64]: ...
+    @property
+    def solimp(self) -> NDArray[np.float64]: ...
+    @property
+    def includemargin(self) -> NDArray[np.float64]: ...
+    @property
+    def dim(self) -> NDArray[np.int32]: ...
+    @property
+    def exclude(self) -> NDArray[np.int32]: ...
+    def world(self, w: int) -> NDArray[np.void]: ...
 
 @final
 class Scene2D:

@@ -26,8 +26,7 @@ fn scene_err(e: SceneError) -> Error {
 fn put<'py>(d: &Bound<'py, PyDict>, k: &str, v: Vec<f64>, cols: usize) -> PyResult<()> {
     let py = d.py();
     let a = v.into_pyarray(py);
-    if cols > 0 {
-        let n = numpy::PyUntypedArrayMethods::len(&a) / cols;
+    if let Some(n) = numpy::PyUntypedArrayMethods::len(&a).checked_div(cols) {
         d.set_item(k, a.reshape([n, cols])?)
     } else {
         d.set_item(k, a)
@@ -160,7 +159,8 @@ impl PyScene2D {
             }
             let pairs = self.pairs(pairs)?;
             let sh = &self.scene.shapes;
-            let res: Vec<(bool, bool, f64, [f64; 2], [f64; 2], [f64; 2])> = py.detach(|| {
+            type Row = (bool, bool, f64, [f64; 2], [f64; 2], [f64; 2]);
+            let res: Vec<Row> = py.detach(|| {
                 pairs
                     .iter()
                     .map(|&(i, j)| {

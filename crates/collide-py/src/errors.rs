@@ -34,6 +34,13 @@ impl From<PyErr> for Error {
     }
 }
 
+impl Error {
+    /// A NumPy borrow conflict (an array in use by another call).
+    pub fn from_borrow(e: numpy::BorrowError) -> Error {
+        Error::Input(format!("array in use: {e}"))
+    }
+}
+
 /// An [`Error::Input`].
 pub fn input(msg: impl Into<String>) -> Error {
     Error::Input(msg.into())

@@ -36,6 +36,7 @@ fn _is_analytic(t1: u8, t2: u8) -> PyResult<bool> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
     m.add_class::<collider::PyCollider>()?;
+    m.add_class::<collider::Contacts>()?;
     m.add_class::<d2::PyScene2D>()?;
     m.add_function(wrap_pyfunction!(_is_analytic, m)?)?;
     m.add("RECORD_F64", collider::RECORD_F64)?;

@@ -237,8 +237,7 @@ fn ro<'py, T: numpy::Element>(
 ) -> PyResult<()> {
     let py = d.py();
     let a = v.into_pyarray(py);
-    let obj = if cols > 0 {
-        let n = numpy::PyUntypedArrayMethods::len(&a) / cols;
+    let obj = if let Some(n) = numpy::PyUntypedArrayMethods::len(&a).checked_div(cols) {
         a.reshape([n, cols])?.into_any()
     } else {
         a.into_any()
