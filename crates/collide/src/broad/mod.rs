@@ -373,7 +373,11 @@ impl BroadPhase {
     /// Marks bodies asleep (`asleep[b]`, one flag per body; an empty slice wakes all). Mocap
     /// bodies and static bodies (world weld group) are never asleep. A sleeping body keeps the
     /// box it had when it fell asleep, and pairs of two sleeping bodies are never tested.
+    /// Boxes kept from earlier calls are forgotten here: the next call computes every box from
+    /// its poses (so a collider reused across the worlds of a batch never carries one world's
+    /// box into another), and later calls keep the sleeping bodies' boxes.
     pub fn set_asleep(&mut self, m: &Model, asleep: &[bool]) {
+        self.boxes.clear();
         self.asleep.clear();
         self.asleep.resize(m.nbody(), false);
         for (b, &s) in asleep.iter().enumerate().take(m.nbody()) {

@@ -12,6 +12,11 @@
 /// Largest number of boxes this sweep takes (its pair filter is an n × n matrix).
 pub const MAX_BOXES: usize = 128;
 
+/// Models with at most this many allowed box pairs skip the sweep: every allowed pair is
+/// tested directly, in `(i, j)` order (for one robot, sorting and scanning cost more than the
+/// few box tests they save). Both paths report exactly the allowed overlapping pairs.
+pub const DIRECT_PAIRS: usize = 160;
+
 /// Switch the sweep axis only when another axis spreads the box centres this much more (the
 /// kept order stays nearly sorted while the axis stays).
 const AXIS_HYSTERESIS: f64 = 1.5;
@@ -35,6 +40,8 @@ pub struct SmallSweep {
     /// of row `i` for the pair `(i, j)`, `i < j`): read back row by row, they come out sorted.
     hits: Vec<u64>,
     words: usize,
+    /// The allowed pairs `(i, j)`, `i < j`, in order, when there are at most [`DIRECT_PAIRS`].
+    direct: Option<Vec<(u16, u16)>>,
 }
 
 /// A box: bounds along the world axes (in [`SmallSweep::set`]) or along the sweep axis first
@@ -66,6 +73,15 @@ impl SmallSweep {
             .map(|i| matrix[i * n..(i + 1) * n].iter().any(|&a| a))
             .collect();
         let words = n.div_ceil(64);
+        let mut list = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if matrix[i * n + j] {
+                    list.push((i as u16, j as u16));
+                }
+            }
+        }
+        let direct = (list.len() <= DIRECT_PAIRS).then_some(list);
         Some(SmallSweep {
             boxes: (0..n)
                 .map(|id| Record {
@@ -81,6 +97,7 @@ impl SmallSweep {
             sorted: Vec::with_capacity(n),
             hits: vec![0; n * words],
             words,
+            direct,
         })
     }
 
@@ -113,6 +130,22 @@ impl SmallSweep {
     pub fn overlapping_pairs(&mut self, mut emit: impl FnMut(usize, usize)) {
         let n = self.len();
         if n < 2 {
+            return;
+        }
+        if let Some(list) = &self.direct {
+            let boxes = &self.boxes;
+            for &(i, j) in list {
+                let (p, q) = (&boxes[i as usize], &boxes[j as usize]);
+                let overlap = (q.lo[0] <= p.hi[0])
+                    & (p.lo[0] <= q.hi[0])
+                    & (q.lo[1] <= p.hi[1])
+                    & (p.lo[1] <= q.hi[1])
+                    & (q.lo[2] <= p.hi[2])
+                    & (p.lo[2] <= q.hi[2]);
+                if overlap {
+                    emit(i as usize, j as usize);
+                }
+            }
             return;
         }
         self.choose_axis();
@@ -258,6 +291,42 @@ mod tests {
                 }
                 prop_assert_eq!(swept(&mut s), brute(&boxes, allowed));
             }
+        }
+    }
+
+    /// The direct pair list (few allowed pairs) and the sweep (many) report the same pairs in
+    /// the same order as the brute-force test.
+    #[test]
+    fn direct_pair_list_and_sweep_agree_with_brute_force() {
+        for n in [5usize, 17, 19, 40] {
+            let allowed = |i: usize, j: usize| !(i + 2 * j).is_multiple_of(3);
+            let mut s = SmallSweep::new(n, allowed).unwrap();
+            let npairs = (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .filter(|&(i, j)| allowed(i, j))
+                .count();
+            assert_eq!(s.direct.is_some(), npairs <= DIRECT_PAIRS, "n = {n}");
+            let boxes: Vec<_> = (0..n)
+                .map(|k| {
+                    let c = [
+                        (k as f64 * 0.7).sin() * 2.0,
+                        (k as f64 * 1.3).cos() * 2.0,
+                        k as f64 * 0.1,
+                    ];
+                    (
+                        [c[0] - 0.6, c[1] - 0.6, c[2] - 0.6],
+                        [c[0] + 0.6, c[1] + 0.6, c[2] + 0.6],
+                    )
+                })
+                .collect();
+            for (i, &(lo, hi)) in boxes.iter().enumerate() {
+                s.set(i, lo, hi);
+            }
+            s.set(1, [f64::NAN; 3], [1.0; 3]);
+            let mut expect = brute(&boxes, allowed);
+            expect.retain(|&(i, j)| i != 1 && j != 1);
+            assert!(!expect.is_empty());
+            assert_eq!(swept(&mut s), expect, "n = {n}");
         }
     }
 
