@@ -13,7 +13,6 @@
 //! `urdf_*_matches_mujoco_with_its_hull`).
 
 #[path = "../../collide/tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeSet;
