@@ -32,7 +32,8 @@ Three kinds of configurations:
 Run: conformance/.venv/bin/python conformance/narrow_convex.py
 (`... narrow_convex.py scenes` writes crates/collide/tests/data/narrow/convex_scenes.json instead:
 the colliding convex primitive pairs of three corpus scenes, see `scene_cases`; `... mesh_wall`
-writes convex_mesh_wall.json: meshes straddling a thin wall, see `mesh_wall_cases`.)
+writes convex_mesh_wall.json: meshes straddling a thin wall, see `mesh_wall_cases`; `... urdf`
+writes convex_urdf.json: convex pairs of URDF corpus models, see `urdf_cases`.)
 Deterministic (numpy RandomState with a fixed seed). For a fresh validation set:
 CONVEX_SEED=<n> CONVEX_OUT=/tmp/convex.json ...; then CONVEX_DATA=/tmp/convex.json for the test.
 
@@ -562,6 +563,57 @@ def mesh_wall_cases():
     print(f"wrote {len(cases)} mesh-wall cases to {MESH_WALL_OUT}")
 
 
+URDF_OUT = HERE.parent / "crates/collide/tests/data/narrow/convex_urdf.json"
+# (model, state, geom1, geom2): convex pairs of URDF corpus models pinned by regression tests
+URDF_PAIRS = [
+    ("urdf/r2d2", 5, 0, 12),
+    ("urdf/laikago/laikago_toes_zup", 7, 0, 15),
+]
+
+
+def urdf_cases():
+    """Convex pairs of URDF corpus models (URDF_PAIRS): MuJoCo's geom poses as recorded in the
+    fixture, its compiled hulls and its contacts for that pair. Mesh names are prefixed with the
+    model name (two models may hold meshes of the same name)."""
+    import harness
+
+    names = {v: k for k, v in TYPES.items()}
+    cases = []
+    for model, state, g1, g2 in URDF_PAIRS:
+        fx = json.loads((HERE / "fixtures" / (model.replace("/", "__") + ".json")).read_text())
+        m = harness.load(HERE / fx["model"])
+        st = fx["states"][state]
+        cons = [c for c in st["contacts"] if (c["geom1"], c["geom2"]) == (g1, g2)]
+        meshes = []
+        for g in (g1, g2):
+            mid = int(m.geom_dataid[g])
+            name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, mid) if mid >= 0 else None
+            key = None
+            if name:
+                key = f"{model}:{name}"
+                record_mesh(m, name)
+                MESH_DATA[key] = MESH_DATA.pop(name)
+            meshes.append(key)
+        k1, k2 = names[int(m.geom_type[g1])], names[int(m.geom_type[g2])]
+        margin = max(m.geom_margin[g1], m.geom_margin[g2]) + max(m.geom_gap[g1], m.geom_gap[g2])
+        cases.append({
+            "name": f"{model}_s{state}_{g1}_{g2}",
+            "pair": f"{k1}-{k2}", "kind": "urdf", "type1": k1, "type2": k2,
+            "mesh1": meshes[0], "mesh2": meshes[1],
+            "pos1": vec(st["geom_xpos"][g1]), "mat1": vec(st["geom_xmat"][g1]),
+            "size1": vec(m.geom_size[g1]),
+            "pos2": vec(st["geom_xpos"][g2]), "mat2": vec(st["geom_xmat"][g2]),
+            "size2": vec(m.geom_size[g2]),
+            "margin": fnum(margin), "maxcon": int(mujoco.mj_maxContact(m, g1, g2, -1)),
+            "qpos": [],
+            "contacts": [{"dist": fnum(c["dist"]), "pos": vec(c["pos"]),
+                          "normal": vec(c["normal"])} for c in cons],
+        })
+    doc = {"mujoco_version": mujoco.__version__, "meshes": MESH_DATA, "cases": cases}
+    URDF_OUT.write_text(json.dumps(doc, separators=(",", ":")))
+    print(f"wrote {len(cases)} URDF cases to {URDF_OUT}")
+
+
 if __name__ == "__main__":
     import sys
 
@@ -569,5 +621,7 @@ if __name__ == "__main__":
         scene_cases()
     elif sys.argv[1:] == ["mesh_wall"]:
         mesh_wall_cases()
+    elif sys.argv[1:] == ["urdf"]:
+        urdf_cases()
     else:
         main()
