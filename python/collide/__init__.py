@@ -27,8 +27,10 @@ from ._errors import Error, FileError, InputError, InternalError, ModelError
 
 __all__ = [
     "CONTACT_DTYPE",
+    "CollisionChecker",
     "Collider",
     "Contacts",
+    "Distance",
     "Error",
     "FileError",
     "InputError",
@@ -36,6 +38,11 @@ __all__ = [
     "Model",
     "ModelError",
     "__version__",
+    "closest_pairs",
+    "geom_distance",
+    "in_collision",
+    "render",
+    "view",
 ]
 
 __version__: str = _core.__version__
@@ -155,9 +162,16 @@ _NAMES = {
 }
 
 
-def _model_from_source(xml: str, file: str, dir: str, files: dict[str, bytes]) -> Model:
+def _model_from_source(
+    xml: str,
+    file: str,
+    dir: str,
+    files: dict[str, bytes],
+    urdf: bool = False,
+    package_dirs: list[tuple[str, str]] | None = None,
+) -> Model:
     """Unpickles a :class:`Model` (compiled again from its source, without disk access)."""
-    return Model(_core.Model._from_source(xml, file, dir, files))
+    return Model(_core.Model._from_source(xml, file, dir, files, urdf, package_dirs))
 
 
 class Model:
@@ -175,18 +189,25 @@ class Model:
         self._a: dict[str, Any] = core._arrays()
 
     @classmethod
-    def from_xml_path(cls, path: str | Any) -> Model:
-        """Compiles the MJCF file at ``path``. Raises :class:`FileError` if it cannot be
+    def from_xml_path(cls, path: str | Any, package_dirs: Mapping[str, Any] | None = None) -> Model:
+        """Compiles the MJCF file at ``path``, or the URDF file when its name ends in
+        ``.urdf`` (MuJoCo's URDF reading; see docs/urdf.md). ``package_dirs`` maps URDF
+        ``package://NAME/...`` names to folders (str or path; unlisted packages are searched
+        for in the URDF file's folder tree). Raises :class:`FileError` if the file cannot be
         read and :class:`ModelError` (naming file, line and element) if it does not compile."""
-        try:
-            import os
-
-            p = os.fspath(path)
-        except TypeError:
-            raise InputError(f"path must be str or os.PathLike, got {type(path).__name__}") from None
-        if not isinstance(p, str):
-            p = os.fsdecode(p)
-        return cls(_core.Model.from_xml_path(p))
+        p = _path(path, "path")
+        dirs = None
+        if package_dirs is not None:
+            if not isinstance(package_dirs, Mapping):
+                raise InputError(
+                    f"package_dirs must be a mapping of package names to folders, got {type(package_dirs).__name__}"
+                )
+            dirs = []
+            for k, v in package_dirs.items():
+                if not isinstance(k, str) or not k:
+                    raise InputError(f"package_dirs: key {k!r} is not a package name (non-empty str)")
+                dirs.append((k, _path(v, f"package_dirs[{k!r}]")))
+        return cls(_core.Model.from_xml_path(p, dirs))
 
     @classmethod
     def from_xml_string(
@@ -264,6 +285,17 @@ for _n in _SIZES + _ARRAYS:
 del _n
 
 
+def _path(x: Any, name: str) -> str:
+    """``x`` (str or os.PathLike) as a str path."""
+    import os
+
+    try:
+        p = os.fspath(x)
+    except TypeError:
+        raise InputError(f"{name} must be str or os.PathLike, got {type(x).__name__}") from None
+    return p if isinstance(p, str) else os.fsdecode(p)
+
+
 def _f64(x: Any, name: str) -> np.ndarray:
     """``x`` as a C-contiguous float64 array (no copy when it already is one)."""
     if type(x) is np.ndarray and x.dtype == _F64 and x.flags.c_contiguous:
@@ -312,3 +344,240 @@ Contacts = _core.Contacts
 #: float64 inputs are not copied, read-only arrays are accepted, the GIL is released while
 #: computing. A collider pickles as its model and ``nthread``. Implemented in Rust.
 Collider = _core.Collider
+
+
+def _nthread(n: Any) -> int:
+    """``nthread`` as given to a :class:`Distance` or :class:`CollisionChecker`."""
+    if n is None:
+        import os
+
+        return max(1, min(os.cpu_count() or 1, 1024))
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise InputError(f"nthread must be a positive int or None, got {n!r}")
+    if not 1 <= int(n) <= 1024:
+        raise InputError(f"nthread must be in 1..=1024, got {n}")
+    return int(n)
+
+
+def _core_model(model: Any) -> _core.Model:
+    if not isinstance(model, Model):
+        raise InputError(f"model must be a collide.Model, got {type(model).__name__}")
+    return model._core
+
+
+def _qpos(model: Model, qpos: Any) -> tuple[np.ndarray, bool]:
+    """``qpos`` as a C-contiguous ``(nbatch, nq)`` float64 array, and whether it was batched."""
+    q = _f64(qpos, "qpos")
+    nq = model._a["nq"]
+    if q.ndim == 1 and q.shape[0] == nq:
+        return q.reshape(1, nq), False
+    if q.ndim == 2 and q.shape[1] == nq:
+        return q, True
+    raise InputError(f"qpos has shape {q.shape}, expected ({nq},) or (nbatch, {nq}) for this model (nq = {nq})")
+
+
+def _ids(x: Any, name: str) -> np.ndarray:
+    """Integer ids as a C-contiguous int64 array."""
+    try:
+        a = np.asarray(x)
+    except Exception as e:
+        raise InputError(f"{name} cannot be read as an array: {e}") from None
+    if a.size == 0:
+        return np.zeros(a.shape, dtype=np.int64)
+    if a.dtype.kind not in "iu":
+        raise InputError(f"{name} has dtype {a.dtype}; expected integer geom ids")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _distmax(d: Any) -> float:
+    if isinstance(d, bool) or not isinstance(d, (int, float, np.integer, np.floating)):
+        raise InputError(f"distmax must be a real number, got {d!r}")
+    return float(d)
+
+
+class Distance:
+    """Signed distances between geoms (MuJoCo's ``mj_geomDistance``), one state or a batch,
+    on ``nthread`` threads (default: all cores) of the object's own pool, with the GIL
+    released; results are identical for any thread count. Distances are negative in
+    penetration and capped at ``distmax`` (then ``fromto`` is zero); ``fromto`` runs from
+    the first geom's point to the second's (world frame). See docs/distance.md."""
+
+    __slots__ = ("_model", "_q")
+
+    def __init__(self, model: Model, nthread: int | None = None) -> None:
+        self._q = _core.Query(_core_model(model), _nthread(nthread))
+        self._model = model
+
+    @property
+    def model(self) -> Model:
+        """The model queried."""
+        return self._model
+
+    @property
+    def nthread(self) -> int:
+        """Number of worker threads."""
+        return self._q.nthread
+
+    def geom_distance(self, qpos: Any, pairs: Any, distmax: float) -> tuple[np.ndarray, np.ndarray]:
+        """Distances of ``pairs`` (geom ids, ``(npair, 2)``) at ``qpos`` (``(nq,)`` or
+        ``(nbatch, nq)``): ``(dist, fromto)`` of shapes ``(npair,)`` and ``(npair, 6)``, or
+        ``(nbatch, npair)`` and ``(nbatch, npair, 6)`` for a batch."""
+        q, batched = _qpos(self._model, qpos)
+        p = _ids(pairs, "pairs")
+        if p.size == 0:
+            p = p.reshape(0, 2)
+        if p.ndim != 2 or p.shape[1] != 2:
+            raise InputError(f"pairs has shape {p.shape}, expected (npair, 2)")
+        d, f = self._q.distance(q, p, _distmax(distmax))
+        return (d, f) if batched else (d[0], f[0])
+
+    def closest_pairs(
+        self,
+        qpos: Any,
+        geoms1: Any,
+        geoms2: Any | None = None,
+        distmax: float = 1.0,
+        model_filters: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every pair ``(g1 in geoms1, g2 in geoms2)`` (default ``geoms2``: ``geoms1``) closer
+        than ``distmax`` at one state ``qpos`` (``(nq,)``): ``(pairs (k, 2), dist (k,),
+        fromto (k, 6))`` in the order of ``geoms1`` then ``geoms2``. Pairs on one body are
+        skipped, a pair met twice is reported once (lower id first), visual-only meshes are
+        skipped; ``model_filters=True`` keeps only pairs the model collides (contype /
+        conaffinity, parent, exclude). The closest is ``pairs[dist.argmin()]``."""
+        q, batched = _qpos(self._model, qpos)
+        if batched:
+            raise InputError(f"closest_pairs takes one state qpos of shape ({self._model._a['nq']},)")
+        s1 = _ids(geoms1, "geoms1").reshape(-1)
+        s2 = s1 if geoms2 is None else _ids(geoms2, "geoms2").reshape(-1)
+        if not isinstance(model_filters, bool):
+            raise InputError(f"model_filters must be bool, got {model_filters!r}")
+        return self._q.closest_pairs(q[0], s1, s2, _distmax(distmax), model_filters)
+
+    def __repr__(self) -> str:
+        return f"<collide.Distance nthread={self.nthread} ngeom={self._model._a['ngeom']}>"
+
+
+class CollisionChecker:
+    """Collision checks for planning: whether a configuration has any contact the model
+    would generate (honouring contype/conaffinity, parent and exclude filters, margins),
+    stopping at the first. One state or a batch, on ``nthread`` threads (default: all cores)
+    of the object's own pool, with the GIL released; deterministic for any thread count."""
+
+    __slots__ = ("_model", "_q")
+
+    def __init__(self, model: Model, nthread: int | None = None) -> None:
+        self._q = _core.Query(_core_model(model), _nthread(nthread))
+        self._model = model
+
+    @property
+    def model(self) -> Model:
+        """The model checked."""
+        return self._model
+
+    @property
+    def nthread(self) -> int:
+        """Number of worker threads."""
+        return self._q.nthread
+
+    def in_collision(self, qpos: Any) -> Any:
+        """``bool`` for one state ``(nq,)``; a bool array ``(nbatch,)`` for ``(nbatch, nq)``."""
+        q, batched = _qpos(self._model, qpos)
+        out = self._q.in_collision(q)
+        return out if batched else bool(out[0])
+
+    def __repr__(self) -> str:
+        return f"<collide.CollisionChecker nthread={self.nthread} ngeom={self._model._a['ngeom']}>"
+
+
+def geom_distance(model: Model, qpos: Any, pairs: Any, distmax: float) -> tuple[np.ndarray, np.ndarray]:
+    """One-shot :meth:`Distance.geom_distance` on one thread."""
+    return Distance(model, 1).geom_distance(qpos, pairs, distmax)
+
+
+def closest_pairs(
+    model: Model,
+    qpos: Any,
+    geoms1: Any,
+    geoms2: Any | None = None,
+    distmax: float = 1.0,
+    model_filters: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One-shot :meth:`Distance.closest_pairs` on one thread."""
+    return Distance(model, 1).closest_pairs(qpos, geoms1, geoms2, distmax, model_filters)
+
+
+def in_collision(model: Model, qpos: Any) -> Any:
+    """One-shot :meth:`CollisionChecker.in_collision` on one thread."""
+    return CollisionChecker(model, 1).in_collision(qpos)
+
+
+def view(model: Model, qpos: Any, path: Any | None = None, title: str = "collide") -> str:
+    """The viewer's self-contained HTML page (three.js and the scene embedded; no network)
+    of ``model``'s collision geoms and contacts at ``qpos`` (``(nq,)`` or ``(nbatch, nq)``,
+    a slider steps through the states). Written to ``path`` when given; returned as str."""
+    q, _ = _qpos(model, qpos)
+    if not isinstance(title, str):
+        raise InputError(f"title must be str, got {type(title).__name__}")
+    html = _core.view_html(_core_model(model), q, title)
+    if path is not None:
+        with open(_path(path, "path"), "w", encoding="utf-8") as f:
+            f.write(html)
+    return html
+
+
+def render(
+    model: Model,
+    qpos: Any,
+    path: Any | None = None,
+    *,
+    state: int = 0,
+    width: int = 800,
+    height: int = 560,
+    azimuth: float = 55.0,
+    elevation: float = 30.0,
+    distance: float | None = None,
+    lookat: Any | None = None,
+    fov: float = 40.0,
+) -> bytes:
+    """A PNG picture (CPU rasteriser, no display needed) of state ``state`` of ``qpos``
+    (``(nq,)`` or ``(nbatch, nq)``): collision geoms and contacts. Camera angles in degrees
+    (azimuth 0 looks along -x; elevation in (-90, 90), positive looking down); ``distance``
+    and ``lookat`` default to fitting the state. Written to ``path`` when given; returned."""
+    q, _ = _qpos(model, qpos)
+    ints = {"state": state, "width": width, "height": height}
+    for k, v in ints.items():
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise InputError(f"{k} must be a non-negative int, got {v!r}")
+    if not 1 <= width <= 8192 or not 1 <= height <= 8192:
+        raise InputError(f"width and height must be in 1..=8192, got {width}x{height}")
+    if state >= q.shape[0]:
+        raise InputError(f"state {state} is out of range: qpos holds {q.shape[0]} states")
+    reals = {"azimuth": azimuth, "elevation": elevation, "fov": fov}
+    if distance is not None:
+        reals["distance"] = distance
+    for k, v in reals.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v):
+            raise InputError(f"{k} must be a finite real number, got {v!r}")
+    look = None
+    if lookat is not None:
+        la = _f64(lookat, "lookat")
+        if la.shape != (3,) or not np.isfinite(la).all():
+            raise InputError(f"lookat must be 3 finite numbers, got shape {la.shape}")
+        look = (float(la[0]), float(la[1]), float(la[2]))
+    png = _core.render_png(
+        _core_model(model),
+        q,
+        int(state),
+        int(width),
+        int(height),
+        float(azimuth),
+        float(elevation),
+        float(fov),
+        None if distance is None else float(distance),
+        look,
+    )
+    if path is not None:
+        with open(_path(path, "path"), "wb") as f:
+            f.write(png)
+    return png

@@ -18,8 +18,10 @@ from ._errors import ModelError as ModelError
 
 __all__ = [
     "CONTACT_DTYPE",
+    "CollisionChecker",
     "Collider",
     "Contacts",
+    "Distance",
     "Error",
     "FileError",
     "InputError",
@@ -27,13 +29,89 @@ __all__ = [
     "Model",
     "ModelError",
     "__version__",
+    "closest_pairs",
+    "geom_distance",
+    "in_collision",
+    "render",
+    "view",
 ]
 
 __version__: str
 CONTACT_DTYPE: np.dtype[np.void]
 
-def _model_from_source(xml: str, file: str, dir: str, files: dict[str, bytes]) -> Model: ...
+def _model_from_source(
+    xml: str,
+    file: str,
+    dir: str,
+    files: dict[str, bytes],
+    urdf: bool = False,
+    package_dirs: list[tuple[str, str]] | None = None,
+) -> Model: ...
+def _path(x: Any, name: str) -> str: ...
 def _f64(x: Any, name: str) -> NDArray[np.float64]: ...
+def _nthread(n: Any) -> int: ...
+def _core_model(model: Any) -> _c.Model: ...
+def _qpos(model: Model, qpos: Any) -> tuple[NDArray[np.float64], bool]: ...
+def _ids(x: Any, name: str) -> NDArray[np.int64]: ...
+def _distmax(d: Any) -> float: ...
+
+class Distance:
+    _model: Model
+    _q: _c.Query
+    def __init__(self, model: Model, nthread: int | None = None) -> None: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def nthread(self) -> int: ...
+    def geom_distance(
+        self, qpos: Any, pairs: Any, distmax: float
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+    def closest_pairs(
+        self,
+        qpos: Any,
+        geoms1: Any,
+        geoms2: Any | None = None,
+        distmax: float = 1.0,
+        model_filters: bool = False,
+    ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
+
+class CollisionChecker:
+    _model: Model
+    _q: _c.Query
+    def __init__(self, model: Model, nthread: int | None = None) -> None: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def nthread(self) -> int: ...
+    def in_collision(self, qpos: Any) -> Any: ...
+
+def geom_distance(
+    model: Model, qpos: Any, pairs: Any, distmax: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+def closest_pairs(
+    model: Model,
+    qpos: Any,
+    geoms1: Any,
+    geoms2: Any | None = None,
+    distmax: float = 1.0,
+    model_filters: bool = False,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
+def in_collision(model: Model, qpos: Any) -> Any: ...
+def view(model: Model, qpos: Any, path: str | PathLike[str] | None = None, title: str = "collide") -> str: ...
+def render(
+    model: Model,
+    qpos: Any,
+    path: str | PathLike[str] | None = None,
+    *,
+    state: int = 0,
+    width: int = 800,
+    height: int = 560,
+    azimuth: float = 55.0,
+    elevation: float = 30.0,
+    distance: float | None = None,
+    lookat: Any | None = None,
+    fov: float = 40.0,
+) -> bytes: ...
 def _awake(x: Any, name: str = "body_awake") -> NDArray[np.int32]: ...
 
 class Model:
@@ -41,7 +119,9 @@ class Model:
     _a: dict[str, Any]
     def __init__(self, core: _c.Model) -> None: ...
     @classmethod
-    def from_xml_path(cls, path: str | PathLike[str] | Any) -> Model: ...
+    def from_xml_path(
+        cls, path: str | PathLike[str] | Any, package_dirs: Mapping[str, Any] | None = None
+    ) -> Model: ...
     @classmethod
     def from_xml_string(
         cls, xml: str, assets: Mapping[str, bytes] | None = None, dir: str | None = None

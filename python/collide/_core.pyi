@@ -5,7 +5,18 @@ from typing import Any, final
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Model", "Collider", "Contacts", "Scene2D", "_is_analytic", "RECORD_F64", "__version__"]
+__all__ = [
+    "Model",
+    "Collider",
+    "Contacts",
+    "Scene2D",
+    "Query",
+    "view_html",
+    "render_png",
+    "_is_analytic",
+    "RECORD_F64",
+    "__version__",
+]
 
 __version__: str
 RECORD_F64: int
@@ -15,14 +26,21 @@ def _is_analytic(t1: int, t2: int) -> bool: ...
 @final
 class Model:
     @staticmethod
-    def from_xml_path(path: str) -> Model: ...
+    def from_xml_path(path: str, package_dirs: list[tuple[str, str]] | None = None) -> Model: ...
     @staticmethod
     def from_xml_string(
         xml: str, assets: dict[str, bytes] | None = None, dir: str | None = None
     ) -> Model: ...
     @staticmethod
-    def _from_source(xml: str, file: str, dir: str, files: dict[str, bytes]) -> Model: ...
-    def _source(self) -> tuple[str, str, str, dict[str, bytes]]: ...
+    def _from_source(
+        xml: str,
+        file: str,
+        dir: str,
+        files: dict[str, bytes],
+        urdf: bool = False,
+        package_dirs: list[tuple[str, str]] | None = None,
+    ) -> Model: ...
+    def _source(self) -> tuple[str, str, str, dict[str, bytes], bool, list[tuple[str, str]]]: ...
     def _arrays(self) -> dict[str, Any]: ...
 
 @final
@@ -110,3 +128,35 @@ class Scene2D:
     def intersecting_pairs(self) -> dict[str, NDArray[Any]]: ...
     def contacts(self, pairs: NDArray[np.int64], margin: float = 0.0) -> dict[str, NDArray[Any]]: ...
     def distances(self, pairs: NDArray[np.int64]) -> dict[str, NDArray[Any]]: ...
+
+@final
+class Query:
+    def __new__(cls, model: Model, nthread: int) -> Query: ...
+    @property
+    def nthread(self) -> int: ...
+    def distance(
+        self, qpos: NDArray[np.float64], pairs: NDArray[np.int64], distmax: float
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+    def in_collision(self, qpos: NDArray[np.float64]) -> NDArray[np.bool_]: ...
+    def closest_pairs(
+        self,
+        qpos: NDArray[np.float64],
+        set1: NDArray[np.int64],
+        set2: NDArray[np.int64],
+        distmax: float,
+        model_filters: bool = False,
+    ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
+
+def view_html(model: Model, qpos: NDArray[np.float64], title: str) -> str: ...
+def render_png(
+    model: Model,
+    qpos: NDArray[np.float64],
+    state: int,
+    width: int,
+    height: int,
+    azimuth: float,
+    elevation: float,
+    fov: float,
+    distance: float | None = None,
+    lookat: tuple[float, float, float] | None = None,
+) -> bytes: ...

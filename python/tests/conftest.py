@@ -54,3 +54,34 @@ def humanoid() -> Any:
     import collide
 
     return collide.Model.from_xml_path(HUMANOID)
+
+
+def resolve_package(urdf: Path, rest: str) -> Path | None:
+    """`package://NAME/REST` by collide's folder-tree rule (docs/urdf.md): the URDF folder and
+    each ancestor F, first F/NAME/REST, else F/REST when F is named NAME."""
+    pkg, _, sub = rest.partition("/")
+    for f in [urdf.parent, *urdf.parent.parents]:
+        if (f / pkg / sub).is_file():
+            return f / pkg / sub
+        if f.name == pkg and (f / sub).is_file():
+            return f / sub
+    return None
+
+
+def mujoco_path(path: Path, tmp: Path) -> Path:
+    """The file to give MuJoCo for a corpus model: MuJoCo reads URDF `package://` literally,
+    so such a URDF is copied to `tmp` with those paths resolved (absolute)."""
+    if path.suffix.lower() != ".urdf":
+        return path
+    text = path.read_text()
+    if "package://" not in text or 'strippath="true"' in text:
+        return path  # (strippath: MuJoCo keeps only the file names)
+    import re
+
+    def sub(mo: "re.Match[str]") -> str:
+        r = resolve_package(path.resolve(), mo.group(1))
+        return str(r) if r else mo.group(0)
+
+    out = tmp / path.name
+    out.write_text(re.sub(r"package://([^\"'\s]+)", sub, text))
+    return out

@@ -84,6 +84,18 @@ pub fn load_urdf_str(
     compile_tree(tree, Path::new(""), reader)
 }
 
+/// Loads URDF text whose errors name `file`; relative mesh paths resolve against `dir`.
+pub fn load_urdf_named(
+    text: &str,
+    file: &str,
+    dir: &Path,
+    reader: &dyn FileReader,
+    opts: &LoadOptions,
+) -> Result<collide::Model> {
+    let tree = translate(text, file, dir, reader, opts)?;
+    compile_tree(tree, Path::new(""), reader)
+}
+
 /// `<mujoco><compiler/></mujoco>` settings of a URDF.
 struct UrdfSettings {
     meshdir: Option<String>,

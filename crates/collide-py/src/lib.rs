@@ -14,6 +14,7 @@ mod collider;
 mod d2;
 mod errors;
 mod model;
+mod query;
 
 use pyo3::prelude::*;
 
@@ -38,6 +39,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<collider::PyCollider>()?;
     m.add_class::<collider::Contacts>()?;
     m.add_class::<d2::PyScene2D>()?;
+    m.add_class::<query::PyQuery>()?;
+    m.add_function(wrap_pyfunction!(query::view_html, m)?)?;
+    m.add_function(wrap_pyfunction!(query::render_png, m)?)?;
     m.add_function(wrap_pyfunction!(_is_analytic, m)?)?;
     m.add("RECORD_F64", collider::RECORD_F64)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

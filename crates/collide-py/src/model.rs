@@ -76,6 +76,10 @@ pub struct Source {
     pub dir: String,
     /// Every other file: the caller's assets and what the compiler read from disk.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Whether the main text is URDF (else MJCF).
+    pub urdf: bool,
+    /// URDF `package://NAME` folders: (NAME, DIR).
+    pub package_dirs: Vec<(String, String)>,
 }
 
 fn compile(src: &Source, disk: bool) -> Result<(Model, BTreeMap<String, Vec<u8>>), Error> {
@@ -86,8 +90,19 @@ fn compile(src: &Source, disk: bool) -> Result<(Model, BTreeMap<String, Vec<u8>>
         read_from_disk: Mutex::new(BTreeMap::new()),
         disk,
     };
-    let model = collide_mjcf::compiler::compile(&src.xml, &src.file, &dir, &reader)
-        .map_err(Error::Model)?;
+    let model = if src.urdf {
+        let opts = collide_mjcf::LoadOptions {
+            package_dirs: src
+                .package_dirs
+                .iter()
+                .map(|(k, v)| (k.clone(), PathBuf::from(v)))
+                .collect(),
+        };
+        collide_mjcf::urdf::load_urdf_named(&src.xml, &src.file, &dir, &reader, &opts)
+    } else {
+        collide_mjcf::compiler::compile(&src.xml, &src.file, &dir, &reader)
+    }
+    .map_err(Error::Model)?;
     let read = reader.read_from_disk.into_inner().unwrap_or_default();
     Ok((model, read))
 }
@@ -125,6 +140,8 @@ fn checked_source(
         file,
         dir,
         files,
+        urdf: false,
+        package_dirs: Vec::new(),
     })
 }
 
@@ -142,9 +159,15 @@ impl PyModel {
 
 #[pymethods]
 impl PyModel {
-    /// Compiles the MJCF file at `path` (relative references resolve against its directory).
+    /// Compiles the MJCF or URDF (name ending in `.urdf`) file at `path` (relative references
+    /// resolve against its directory); `package_dirs` maps URDF `package://NAME` to folders.
     #[staticmethod]
-    fn from_xml_path(py: Python<'_>, path: PathBuf) -> PyResult<PyModel> {
+    #[pyo3(signature = (path, package_dirs=None))]
+    fn from_xml_path(
+        py: Python<'_>,
+        path: PathBuf,
+        package_dirs: Option<Vec<(String, String)>>,
+    ) -> PyResult<PyModel> {
         guard(|| {
             let shown = path.display().to_string();
             let bytes = std::fs::read(&path).map_err(|e| Error::File {
@@ -167,7 +190,15 @@ impl PyModel {
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            PyModel::build(py, checked_source(xml, shown, dir, None)?, true)
+            let mut src = checked_source(xml, shown, dir, None)?;
+            src.urdf = collide_mjcf::is_urdf(&path);
+            if let Some(p) = package_dirs {
+                if !src.urdf && !p.is_empty() {
+                    return Err(input("package_dirs applies to URDF files only"));
+                }
+                src.package_dirs = p;
+            }
+            PyModel::build(py, src, true)
         })
     }
 
@@ -194,21 +225,37 @@ impl PyModel {
 
     /// Rebuilds a model from `_source()` (used by unpickling; no disk access).
     #[staticmethod]
+    #[pyo3(signature = (xml, file, dir, files, urdf=false, package_dirs=None))]
     fn _from_source(
         py: Python<'_>,
         xml: String,
         file: String,
         dir: String,
         files: Bound<'_, PyDict>,
+        urdf: bool,
+        package_dirs: Option<Vec<(String, String)>>,
     ) -> PyResult<PyModel> {
-        guard(|| PyModel::build(py, checked_source(xml, file, dir, Some(&files))?, false))
+        guard(|| {
+            let mut src = checked_source(xml, file, dir, Some(&files))?;
+            src.urdf = urdf;
+            src.package_dirs = package_dirs.unwrap_or_default();
+            PyModel::build(py, src, false)
+        })
     }
 
-    /// `(xml, file, dir, files)`: what `_from_source` needs.
+    /// `(xml, file, dir, files, urdf, package_dirs)`: what `_from_source` needs.
+    #[allow(clippy::type_complexity)]
     fn _source<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(String, String, String, Bound<'py, PyDict>)> {
+    ) -> PyResult<(
+        String,
+        String,
+        String,
+        Bound<'py, PyDict>,
+        bool,
+        Vec<(String, String)>,
+    )> {
         guard(|| {
             let d = PyDict::new(py);
             for (k, v) in &self.source.files {
@@ -219,6 +266,8 @@ impl PyModel {
                 self.source.file.clone(),
                 self.source.dir.clone(),
                 d,
+                self.source.urdf,
+                self.source.package_dirs.clone(),
             ))
         })
     }
