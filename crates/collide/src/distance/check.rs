@@ -83,6 +83,8 @@ struct BodyPair {
     /// When exactly one of the bodies never moves: its moving body and its static geoms'
     /// groups `groups[.0...1]` (which replace the body-sphere test and cover `start..end`).
     statics: Option<(usize, usize, usize)>,
+    /// With `statics`: the union of its groups' bounds (everything when one is not a box).
+    root: StaticBound,
 }
 
 /// The geom pairs of one static geom with the geoms of one moving body, behind a test of the
@@ -271,8 +273,19 @@ impl<'m> CollisionChecker<'m> {
                         });
                     }
                 }
+                let root = groups[gstart..]
+                    .iter()
+                    .try_fold(None::<(DVec3, DVec3)>, |acc, g| match g.bound {
+                        StaticBound::Aabb(lo, hi) => {
+                            Some(Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi)))))
+                        }
+                        _ => None,
+                    })
+                    .flatten()
+                    .map_or(StaticBound::Always, |(lo, hi)| StaticBound::Aabb(lo, hi));
                 if pairs.len() > start {
                     bodies.push(BodyPair {
+                        root,
                         b1,
                         b2,
                         threshold,
@@ -364,8 +377,11 @@ impl<'m> CollisionChecker<'m> {
                 if r.is_finite() {
                     // the moving body's sphere against each static geom's bounds
                     let c = self.centre[mv];
+                    if !bp.root.may_touch(c, r) {
+                        continue;
+                    }
                     for gi in gs..ge {
-                        let g = self.groups[gi];
+                        let g = &self.groups[gi];
                         if !g.bound.may_touch(c, r) {
                             continue;
                         }
