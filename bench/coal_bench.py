@@ -8,7 +8,8 @@ libcoal of the `coal` wheel's cmeel prefix, Eigen from `cmeel-eigen`) with `Comp
 functors, the cached guess and each GJK variant (plain, Nesterov, Polyak); collide by the
 `distance_rate` example (`GeomDistance::distance`, MuJoCo's semantics and default tolerance
 1e-6, like coal's default GJK tolerance), cold (MuJoCo's start) and warm-started
-(`set_warm_start`, the counterpart of coal's cached guess). Both: per pair, REPS repeats; median over pairs.
+(`set_warm_start`, the counterpart of coal's cached guess), and in the planner mode
+(`DistanceMode::Fast`, warm-started, relative gap 1e-10). Both: per pair, REPS repeats; median over pairs.
 
 Run: bash bench/coal_bench.sh
 """
@@ -63,6 +64,8 @@ def main():
     ours = subprocess.run([rate, str(txt)], check=True, capture_output=True, text=True).stdout
     warm = subprocess.run([rate, str(txt)], check=True, capture_output=True, text=True,
                           env=dict(os.environ, WARM="1")).stdout
+    fast = subprocess.run([rate, str(txt)], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, FAST="1")).stdout
     c = {v: value(coal, f"coal_{v}_median_ns") for v in ("default", "nesterov", "polyak")}
     best = min(c.values())
     print(f"{n} pairs; median ns per query (one thread)")
@@ -70,7 +73,8 @@ def main():
     print("|---|---|---|")
     for v, t in c.items():
         print(f"| coal, {v} GJK, cached guess | {t:.0f} | {t / best:.2f} |")
-    for label, out in (("cold start (MuJoCo's)", ours), ("warm start", warm)):
+    for label, out in (("MuJoCo mode, cold start (MuJoCo's)", ours),
+                       ("MuJoCo mode, warm start", warm), ("fast mode", fast)):
         mine = value(out, "collide_median_ns")
         g = value(out, "collide_gjk_median_ns")
         print(f"| collide, {label}, all pairs | {mine:.0f} | {mine / best:.2f} |")

@@ -49,5 +49,6 @@ fn main() -> Result<(), String> {
         hits as f64 / (passes * nstate) as f64
     );
     println!("collide_configs_per_s: {:.0}", (passes * nstate) as f64 / t);
+    println!("configs_checked: {}", passes * nstate);
     Ok(())
 }

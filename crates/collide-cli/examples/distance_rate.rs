@@ -2,12 +2,12 @@
 //! of bench/coal_distance_timer.cpp): per pair, REPS repeated queries after a warm-up; prints
 //! the median over pairs of the per-query time, over all pairs and over the pairs MuJoCo's
 //! semantics send to GJK/EPA (the others use analytic colliders).
-//! Usage: distance_rate PAIRS.txt [REPS]
+//! Usage: distance_rate PAIRS.txt [REPS]  (WARM=1: `set_warm_start`; FAST=1: the fast mode)
 
 use std::time::Instant;
 
 use collide::glam::{DQuat, DVec3};
-use collide::{forward_kinematics, GeomDistance, Poses};
+use collide::{forward_kinematics, DistanceMode, GeomDistance, Poses};
 
 const TYPES: [&str; 6] = ["sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"];
 
@@ -57,6 +57,9 @@ fn main() -> Result<(), String> {
     let view = poses.view();
     let mut query = GeomDistance::new(&model);
     query.set_warm_start(std::env::var("WARM").is_ok_and(|v| v == "1"));
+    if std::env::var("FAST").is_ok_and(|v| v == "1") {
+        query.set_mode(DistanceMode::Fast);
+    }
     let mut per = Vec::new();
     let mut checksum = 0.0;
     for (k, &through_gjk) in gjk.iter().enumerate() {

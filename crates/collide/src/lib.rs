@@ -32,7 +32,7 @@ pub use collider::{Collider, ColliderError, Stats};
 pub use contact::Contact;
 pub use distance::{
     distance, distance_batch, in_collision_batch, CollisionChecker, Distance, DistanceError,
-    GeomDistance,
+    DistanceMode, GeomDistance,
 };
 pub use glam;
 pub use kinematics::{

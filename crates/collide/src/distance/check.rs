@@ -34,6 +34,29 @@ pub(crate) fn model_collides(m: &Model, g1: usize, g2: usize) -> bool {
             || (m.geom_contype[g2] & m.geom_conaffinity[g1]) != 0)
 }
 
+/// World bounds of static geom `g` at `poses`, grown by `threshold` (and a relative allowance
+/// for rounding): its oriented box as an axis-aligned box, a half-space for planes.
+fn static_bound(m: &Model, poses: &Poses, g: usize, threshold: f64) -> StaticBound {
+    let (p, r) = (poses.geom_xpos[g], poses.geom_xmat[g]);
+    match m.geom_type[g] {
+        GeomType::Plane => StaticBound::HalfSpace(r.z_axis, p, threshold * (1.0 + 1e-12) + 1e-12),
+        GeomType::HField => StaticBound::Always,
+        _ => {
+            let a = m.geom_aabb[g];
+            let (c, h) = (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5]));
+            let centre = p + r * c;
+            let abs = DMat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
+            let half = abs * h;
+            let slack = (centre.abs() + half) * 1e-12 + DVec3::splat(1e-12 + threshold.max(0.0));
+            let half = half + slack;
+            if !(centre.is_finite() && half.is_finite()) {
+                return StaticBound::Always;
+            }
+            StaticBound::Aabb(centre - half, centre + half)
+        }
+    }
+}
+
 /// A geom pair to check, ordered by type (`g1` has the lower type).
 #[derive(Clone, Copy, Debug)]
 struct CheckPair {
@@ -57,6 +80,47 @@ struct BodyPair {
     /// Its geom pairs: `pairs[start..end]`.
     start: usize,
     end: usize,
+    /// When exactly one of the bodies never moves: its moving body and its static geoms'
+    /// groups `groups[.0...1]` (which replace the body-sphere test and cover `start..end`).
+    statics: Option<(usize, usize, usize)>,
+    /// With `statics`: the union of its groups' bounds (everything when one is not a box).
+    root: StaticBound,
+}
+
+/// The geom pairs of one static geom with the geoms of one moving body, behind a test of the
+/// moving body's bounding sphere against the static geom's precomputed world bounds.
+#[derive(Clone, Copy, Debug)]
+struct StaticGroup {
+    bound: StaticBound,
+    /// Its geom pairs: `pairs[start..end]`.
+    start: usize,
+    end: usize,
+}
+
+/// World bounds of a static geom, grown by the largest threshold of its pairs.
+#[derive(Clone, Copy, Debug)]
+enum StaticBound {
+    /// Axis-aligned box `(lo, hi)`.
+    Aabb(DVec3, DVec3),
+    /// A plane: its normal and a point; nothing farther than the threshold above it touches.
+    HalfSpace(DVec3, DVec3, f64),
+    /// No test (height fields).
+    Always,
+}
+
+impl StaticBound {
+    /// Can a sphere (centre `c`, radius `r`) reach the bound?
+    #[inline(always)]
+    fn may_touch(&self, c: DVec3, r: f64) -> bool {
+        match *self {
+            StaticBound::Aabb(lo, hi) => {
+                let d = (lo - c).max(DVec3::ZERO) + (c - hi).max(DVec3::ZERO);
+                d.length_squared() <= r * r
+            }
+            StaticBound::HalfSpace(n, p, t) => n.dot(c - p) <= r + t,
+            StaticBound::Always => true,
+        }
+    }
 }
 
 /// Does a configuration have any contact? Answers exactly what
@@ -79,6 +143,8 @@ pub struct CollisionChecker<'m> {
     body_sphere: Vec<(DVec3, f64)>,
     bodies: Vec<BodyPair>,
     pairs: Vec<CheckPair>,
+    /// Static-geom groups of the body pairs with one static body.
+    groups: Vec<StaticGroup>,
     /// Explicit `<pair>`s (checked after the body pairs).
     explicit: Vec<CheckPair>,
     pre: [PreContact; MAX_PAIR_CONTACTS],
@@ -145,8 +211,18 @@ impl<'m> CollisionChecker<'m> {
                 (a == g1 && b == g2) || (a == g2 && b == g1)
             })
         };
+        // bodies welded to the world (no joint, no mocap on the way up) never move
+        let mut fixed = vec![true; m.nbody()];
+        for b in 1..m.nbody() {
+            fixed[b] =
+                fixed[m.body_parentid[b]] && m.body_jntnum[b] == 0 && m.body_mocapid[b].is_none();
+        }
+        // world poses of the static geoms (qpos0 is finite; they never change)
+        let mut poses = Poses::new(model);
+        let _ = forward_kinematics(m, &m.qpos0, None::<(&[DVec3], &[DQuat])>, &mut poses);
         let mut bodies = Vec::new();
         let mut pairs = Vec::new();
+        let mut groups: Vec<StaticGroup> = Vec::new();
         for b1 in 0..m.nbody() {
             for b2 in b1 + 1..m.nbody() {
                 if m.body_geomnum[b1] == 0
@@ -161,8 +237,19 @@ impl<'m> CollisionChecker<'m> {
                 }
                 let start = pairs.len();
                 let mut threshold: f64 = 0.0;
-                for g1 in m.body_geomadr[b1]..m.body_geomadr[b1] + m.body_geomnum[b1] {
-                    for g2 in m.body_geomadr[b2]..m.body_geomadr[b2] + m.body_geomnum[b2] {
+                // with one static body, its geoms go first (grouped per static geom)
+                let statik = match (fixed[b1], fixed[b2]) {
+                    (true, false) => Some((b1, b2)),
+                    (false, true) => Some((b2, b1)),
+                    _ => None,
+                };
+                let (outer, inner) = statik.unwrap_or((b1, b2));
+                let gstart = groups.len();
+                for go in m.body_geomadr[outer]..m.body_geomadr[outer] + m.body_geomnum[outer] {
+                    let group_start = pairs.len();
+                    let mut group_threshold: f64 = 0.0;
+                    for gi in m.body_geomadr[inner]..m.body_geomadr[inner] + m.body_geomnum[inner] {
+                        let (g1, g2) = (go.min(gi), go.max(gi));
                         let bits = (m.geom_contype[g1] & m.geom_conaffinity[g2]) != 0
                             || (m.geom_contype[g2] & m.geom_conaffinity[g1]) != 0;
                         if !bits || explicit_pair(g1, g2) {
@@ -174,17 +261,37 @@ impl<'m> CollisionChecker<'m> {
                         let p = pair_of(g1, g2, t);
                         if collidable(&p.kind) {
                             threshold = threshold.max(t);
+                            group_threshold = group_threshold.max(t);
                             pairs.push(p);
                         }
                     }
+                    if statik.is_some() && pairs.len() > group_start {
+                        groups.push(StaticGroup {
+                            bound: static_bound(m, &poses, go, group_threshold),
+                            start: group_start,
+                            end: pairs.len(),
+                        });
+                    }
                 }
+                let root = groups[gstart..]
+                    .iter()
+                    .try_fold(None::<(DVec3, DVec3)>, |acc, g| match g.bound {
+                        StaticBound::Aabb(lo, hi) => {
+                            Some(Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi)))))
+                        }
+                        _ => None,
+                    })
+                    .flatten()
+                    .map_or(StaticBound::Always, |(lo, hi)| StaticBound::Aabb(lo, hi));
                 if pairs.len() > start {
                     bodies.push(BodyPair {
+                        root,
                         b1,
                         b2,
                         threshold,
                         start,
                         end: pairs.len(),
+                        statics: statik.map(|(_, mv)| (mv, gstart, groups.len())),
                     });
                 }
             }
@@ -196,12 +303,6 @@ impl<'m> CollisionChecker<'m> {
             })
             .filter(|p| collidable(&p.kind))
             .collect();
-        // bodies welded to the world (no joint, no mocap on the way up) never move
-        let mut fixed = vec![true; m.nbody()];
-        for b in 1..m.nbody() {
-            fixed[b] =
-                fixed[m.body_parentid[b]] && m.body_jntnum[b] == 0 && m.body_mocapid[b].is_none();
-        }
         let moving = (0..m.ngeom())
             .filter(|&g| !fixed[m.geom_bodyid[g]])
             .collect();
@@ -212,10 +313,8 @@ impl<'m> CollisionChecker<'m> {
                     .then(|| (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5])))
             })
             .collect();
-        let mut poses = Poses::new(model);
-        // every geom's pose once (the fixed ones are not recomputed); qpos0 is finite
-        let _ = forward_kinematics(m, &m.qpos0, None::<(&[DVec3], &[DQuat])>, &mut poses);
         CollisionChecker {
+            groups,
             moving,
             centre: vec![DVec3::ZERO; m.nbody()],
             aabb,
@@ -273,6 +372,29 @@ impl<'m> CollisionChecker<'m> {
         }
         for i in 0..self.bodies.len() {
             let bp = self.bodies[i];
+            if let Some((mv, gs, ge)) = bp.statics {
+                let r = self.body_sphere[mv].1;
+                if r.is_finite() {
+                    // the moving body's sphere against each static geom's bounds
+                    let c = self.centre[mv];
+                    if !bp.root.may_touch(c, r) {
+                        continue;
+                    }
+                    for gi in gs..ge {
+                        let g = &self.groups[gi];
+                        if !g.bound.may_touch(c, r) {
+                            continue;
+                        }
+                        for k in g.start..g.end {
+                            let p = self.pairs[k];
+                            if self.pair_collides(poses, &p) {
+                                return true;
+                            }
+                        }
+                    }
+                    continue;
+                }
+            }
             let r1 = self.body_sphere[bp.b1].1;
             let r2 = self.body_sphere[bp.b2].1;
             if r1.is_finite() && r2.is_finite() {
