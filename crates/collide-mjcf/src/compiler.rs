@@ -15,6 +15,7 @@ use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
+use crate::mesh_builtin::builtin_mesh;
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
@@ -453,10 +454,17 @@ impl<'r> Builder<'r> {
                 .unwrap_or_default(),
             (None, None) => return Err(a.err("mesh requires 'name' or 'file'")),
         };
-        if a.attr("builtin").is_some() {
-            return Err(a.err("builtin meshes are not supported"));
-        }
-        let raw = if let Some(f) = file {
+        let builtin = a.attr("builtin").filter(|b| *b != "none");
+        let raw = if let Some(kind) = builtin {
+            if file.is_some() {
+                return Err(a.err("mesh: 'builtin' and 'file' cannot both be given"));
+            }
+            let params = a
+                .numbers("params")?
+                .ok_or_else(|| a.err(format!("builtin mesh '{name}' requires 'params'")))?;
+            builtin_mesh(kind, &params)
+                .map_err(|e| a.err(format!("builtin mesh '{name}' ({kind}): {e}")))?
+        } else if let Some(f) = file {
             let path = src.asset_path(f);
             let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
             decode_mesh(f, &bytes).map_err(|e| a.err(format!("{}: {e}", path.display())))?
