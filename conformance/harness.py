@@ -799,14 +799,27 @@ def model_dict(m, relpath):
     }
 
 
-def state_dict(m, qpos, mocap_pos, mocap_quat):
-    """Fresh MjData: qpos (+ mocap) -> mj_kinematics -> mj_collision."""
+def sleep_enabled(m) -> bool:
     import mujoco
-    d = mujoco.MjData(m)
-    d.qpos[:] = qpos
-    if m.nmocap:
-        d.mocap_pos[:] = mocap_pos
-        d.mocap_quat[:] = mocap_quat
+    return bool(m.opt.enableflags & int(mujoco.mjtEnableBit.mjENBL_SLEEP))
+
+
+def state_dict(m, qpos, mocap_pos, mocap_quat, snap=None):
+    """Fresh MjData: qpos (+ mocap) -> mj_kinematics -> mj_collision.
+
+    `snap` (models that enable sleeping): a copy of the simulation's MjData at this state,
+    used instead of a fresh one so that its sleep state (`body_awake`) applies; kinematics
+    then recomputes the awake bodies (asleep ones keep their poses, which their unchanged
+    qpos gave) and `body_awake` is recorded with the contacts."""
+    import mujoco
+    if snap is not None:
+        d = snap
+    else:
+        d = mujoco.MjData(m)
+        d.qpos[:] = qpos
+        if m.nmocap:
+            d.mocap_pos[:] = mocap_pos
+            d.mocap_quat[:] = mocap_quat
     mujoco.mj_kinematics(m, d)
     if m.nflex:
         mujoco.mj_flex(m, d)
@@ -826,12 +839,15 @@ def state_dict(m, qpos, mocap_pos, mocap_quat):
             "friction": L(fr[i]), "solref": L(sr[i]), "solimp": L(si[i]),
             "includemargin": float(im[i]), "exclude": int(ex[i]),
         })
-    return {
+    out = {
         "qpos": L(d.qpos), "mocap_pos": L(d.mocap_pos), "mocap_quat": L(d.mocap_quat),
         "geom_xpos": L(d.geom_xpos), "geom_xmat": L(d.geom_xmat),
         "xpos": L(d.xpos), "xquat": L(d.xquat), "xipos": L(d.xipos), "ximat": L(d.ximat),
         "contacts": contacts,
     }
+    if sleep_enabled(m):
+        out["body_awake"] = L(d.body_awake)
+    return out
 
 
 def stable_seed(s: str) -> int:
@@ -839,21 +855,25 @@ def stable_seed(s: str) -> int:
 
 
 def collect_states(m, relpath, total):
-    """List of (label, qpos, mocap_pos, mocap_quat) arrays, `total` at most."""
+    """List of (label, qpos, mocap_pos, mocap_quat, snapshot) tuples, `total` at most. The
+    snapshot (a copy of the simulation's MjData, for its sleep state) is set for simulated
+    states of models that enable sleeping, else None."""
+    import copy
     import mujoco
     import numpy as np
+    sleepy = sleep_enabled(m)
     d = mujoco.MjData(m)
     mujoco.mj_resetData(m, d)
-    out = [("qpos0", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy())]
+    out = [("qpos0", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(), None)]
     for k in range(min(m.nkey, MAX_KEYS, total - 1)):
         mujoco.mj_resetDataKeyframe(m, d, k)
-        out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
+        out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(), None))
     nrand = URDF_RANDOM_STATES if relpath.endswith(".urdf") else 0
     if nrand:
         total = 1 + URDF_SIM_STATES + nrand
     nsim = total - len(out) - nrand
     rng0 = np.random.RandomState(seed=stable_seed(relpath + "#random"))
-    rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy())
+    rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy(), None)
             for i in range(nrand)]
     if nsim <= 0:
         return out + rand, "no simulation"
@@ -873,7 +893,8 @@ def collect_states(m, relpath, total):
             note = f"unstable at step {step}: {warned or 'nan'}"
             break
         if step % every == 0:
-            out.append((f"step{step}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
+            out.append((f"step{step}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(),
+                        copy.copy(d) if sleepy else None))
     return out + rand, note
 
 
@@ -889,7 +910,7 @@ def record_model(info):
     t0 = time.time()
     states, note = collect_states(m, info["path"], total)
     base = model_dict(m, info["path"])
-    recorded = [state_dict(m, q, mp, mq) for _, q, mp, mq in states]
+    recorded = [state_dict(m, q, mp, mq, snap) for _, q, mp, mq, snap in states]
     while True:
         fix = dict(base)
         fix["states"] = recorded
@@ -900,13 +921,38 @@ def record_model(info):
         del states[-2], recorded[-2]
     (HERE / info["fixture"]).write_text(text)
     (STATES / fixture_name(info["name"])).write_text(
-        dumps({"states": [dict({"qpos": L(q)}, **({"mocap_pos": L(mp), "mocap_quat": L(mq)} if m.nmocap else {}))
-                          for _, q, mp, mq in states]}))
+        dumps({"states": [dict({"qpos": L(q)},
+                               **({"mocap_pos": L(mp), "mocap_quat": L(mq)} if m.nmocap else {}),
+                               **({"body_awake": r["body_awake"]} if "body_awake" in r else {}))
+                          for (_, q, mp, mq, _), r in zip(states, recorded)]}))
     ncon = [len(s["contacts"]) for s in fix["states"]]
     log(f"{info['name']:40s} states={len(states)} ({note}) contacts={ncon} "
         f"{len(text) / 1e6:.2f} MB {time.time() - t0:.1f}s")
     new = model_info(info["name"], path, m)
     return new
+
+
+def cmd_add(args):
+    """Adds (or refreshes) models in corpus.json by path, without rebuilding the corpus, and
+    records them."""
+    import mujoco
+    assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
+    man = json.loads(MANIFEST.read_text())
+    names = []
+    for p in args.paths:
+        path = (HERE / p).resolve()
+        name = path.relative_to(CORPUS).with_suffix("").as_posix()
+        m = load(path)
+        info = model_info(name, path, m)
+        at = [k for k, i in enumerate(man["models"]) if i["name"] == name]
+        if at:
+            man["models"][at[0]] = info
+        else:
+            man["models"].append(info)
+        names.append(name)
+    write_manifest(man["models"], man["failed"])
+    args.only = names
+    cmd_record(args)
 
 
 def cmd_record(args):
@@ -943,6 +989,8 @@ def main():
     sub.add_parser("corpus", help="build corpus/ and corpus.json")
     r = sub.add_parser("record", help="record fixtures/ and states/")
     r.add_argument("--only", nargs="*", help="record only these model names")
+    ad = sub.add_parser("add", help="add models to corpus.json by path and record them")
+    ad.add_argument("paths", nargs="+", help="model files, relative to conformance/")
     a = sub.add_parser("all", help="corpus then record")
     a.set_defaults(only=None)
     args = ap.parse_args()
@@ -950,6 +998,8 @@ def main():
         cmd_corpus(args)
     elif args.cmd == "record":
         cmd_record(args)
+    elif args.cmd == "add":
+        cmd_add(args)
     else:
         cmd_corpus(args)
         cmd_record(args)
