@@ -76,6 +76,18 @@ ERD_URDFS = [
 ]
 URDF_RANDOM_STATES = 4
 URDF_SIM_STATES = 3
+# Robot models from Python packages: recorded like URDFs (qpos0, simulated and random joint
+# configurations, where arms and hands self-collide).
+GYMNASIUM_ROBOTICS = ("gymnasium-robotics", "1.4.2")
+GR_SRC = "gymnasium_robotics/envs/assets"
+GR_MODELS = [
+    "fetch/reach.xml", "fetch/push.xml", "fetch/slide.xml", "fetch/pick_and_place.xml",
+    "hand/reach.xml", "hand/manipulate_block.xml", "hand/manipulate_egg.xml",
+    "hand/manipulate_pen.xml", "hand/manipulate_block_touch_sensors.xml",
+    "hand/manipulate_egg_touch_sensors.xml", "hand/manipulate_pen_touch_sensors.xml",
+    "point/point.xml",
+]
+ROBOT_DIRS = ("corpus/gymnasium_robotics/",)
 
 SIM_SECONDS = 1.0
 MAX_STEPS = 2000
@@ -226,6 +238,22 @@ def build_third_party():
                 (dst / Path(n).name).write_bytes(zf.read(n))
     for t in tops:
         cands.append((f"gymnasium/{Path(t).stem}", dst / "assets" / t))
+    return cands
+
+
+def build_robots():
+    """Copy robot models of Python packages (gymnasium-robotics: Fetch, Shadow hand, point)
+    with the files they reference into corpus/. Returns candidate list of (name, xml path)."""
+    cands = []
+    whl = fetch_wheel(*GYMNASIUM_ROBOTICS)
+    dst = CORPUS / "gymnasium_robotics"
+    shutil.rmtree(dst, ignore_errors=True)
+    with zipfile.ZipFile(whl) as zf:
+        copy_referenced(zf, GR_SRC, GR_MODELS, dst / "assets")
+        (dst / "LICENSE").write_bytes(zf.read("gymnasium_robotics-1.4.2.dist-info/licenses/LICENSE"))
+        (dst / "ASSETS_LICENSE.md").write_bytes(zf.read(f"{GR_SRC}/LICENSE.md"))
+    for t in GR_MODELS:
+        cands.append((f"gymnasium_robotics/{t[:-4]}", dst / "assets" / t))
     return cands
 
 
@@ -708,6 +736,7 @@ def cmd_corpus(args):
     assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
     cands = build_third_party()
     cands += build_urdf()
+    cands += build_robots()
     generate_scene_assets()
     cands += scene_candidates()
     models, failed = [], []
@@ -868,7 +897,8 @@ def collect_states(m, relpath, total):
     for k in range(min(m.nkey, MAX_KEYS, total - 1)):
         mujoco.mj_resetDataKeyframe(m, d, k)
         out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(), None))
-    nrand = URDF_RANDOM_STATES if relpath.endswith(".urdf") else 0
+    robot = relpath.endswith(".urdf") or relpath.startswith(ROBOT_DIRS)
+    nrand = URDF_RANDOM_STATES if robot else 0
     if nrand:
         total = 1 + URDF_SIM_STATES + nrand
     nsim = total - len(out) - nrand
@@ -939,9 +969,11 @@ def cmd_add(args):
     assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
     man = json.loads(MANIFEST.read_text())
     names = []
-    for p in args.paths:
-        path = (HERE / p).resolve()
-        name = path.relative_to(CORPUS).with_suffix("").as_posix()
+    pairs = getattr(args, "pairs", None) or [
+        ((HERE / p).resolve().relative_to(CORPUS).with_suffix("").as_posix(), HERE / p)
+        for p in args.paths]
+    for name, path in pairs:
+        path = path.resolve()
         m = load(path)
         info = model_info(name, path, m)
         at = [k for k, i in enumerate(man["models"]) if i["name"] == name]
@@ -953,6 +985,12 @@ def cmd_add(args):
     write_manifest(man["models"], man["failed"])
     args.only = names
     cmd_record(args)
+
+
+def cmd_robots(args):
+    """Rebuilds only the package robot models (build_robots) and adds/records them."""
+    args.pairs = build_robots()
+    cmd_add(args)
 
 
 def cmd_record(args):
@@ -991,6 +1029,7 @@ def main():
     r.add_argument("--only", nargs="*", help="record only these model names")
     ad = sub.add_parser("add", help="add models to corpus.json by path and record them")
     ad.add_argument("paths", nargs="+", help="model files, relative to conformance/")
+    sub.add_parser("robots", help="rebuild and record only the package robot models")
     a = sub.add_parser("all", help="corpus then record")
     a.set_defaults(only=None)
     args = ap.parse_args()
@@ -1000,6 +1039,8 @@ def main():
         cmd_record(args)
     elif args.cmd == "add":
         cmd_add(args)
+    elif args.cmd == "robots":
+        cmd_robots(args)
     else:
         cmd_corpus(args)
         cmd_record(args)

@@ -1157,6 +1157,10 @@ impl<'r> Builder<'r> {
             };
             let (mut ipos, mut iquat, mass) = if b == 0 {
                 (DVec3::ZERO, DQuat::IDENTITY, 0.0)
+            } else if from_geoms && body.geoms.is_empty() {
+                // MuJoCo 4.0.0 leaves a geom-less body's inertial frame at the body's own
+                // pos/quat (in its parent's frame), as measured: body_ipos == body_pos
+                (frame.pos, frame.quat, 0.0)
             } else if from_geoms {
                 inertia_from_geoms(&body.geoms)
             } else {
