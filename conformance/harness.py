@@ -83,11 +83,29 @@ GR_SRC = "gymnasium_robotics/envs/assets"
 GR_MODELS = [
     "fetch/reach.xml", "fetch/push.xml", "fetch/slide.xml", "fetch/pick_and_place.xml",
     "hand/reach.xml", "hand/manipulate_block.xml", "hand/manipulate_egg.xml",
-    "hand/manipulate_pen.xml", "hand/manipulate_block_touch_sensors.xml",
-    "hand/manipulate_egg_touch_sensors.xml", "hand/manipulate_pen_touch_sensors.xml",
-    "point/point.xml",
+    "hand/manipulate_pen.xml", "point/point.xml",
 ]
-ROBOT_DIRS = ("corpus/gymnasium_robotics/",)
+# The Sawyer scenes kept (size budget): every one with contacts in its recorded states, and a
+# few more.
+MW_MODELS = [
+    "assembly_peg", "basketball", "bin_picking", "box", "coffee", "drawer", "hammer",
+    "peg_insertion_side", "peg_unplug_side", "pick_and_place", "pick_out_of_hole",
+    "pick_place_v3", "pick_place_wall_v3", "plate_slide", "plate_slide_sideway",
+    "push_back_v3", "push_v3", "push_wall_v3", "reach_push_pick_and_place",
+    "reach_push_pick_and_place_wall", "reach_v3", "reach_wall_v3", "shelf_placing", "soccer",
+    "stick_obj", "sweep_tool", "sweep_v3", "table_with_hole", "button_press", "dial",
+    "door_pull", "faucet", "window",
+]
+METAWORLD = ("metaworld", "3.1.1")
+MW_SRC = "metaworld/assets"
+ROBOT_DIRS = ("corpus/gymnasium_robotics/", "corpus/metaworld/")
+# Fewer states for the metaworld scenes (all share one Sawyer arm): qpos0, simulated, random.
+SMALL_STATE_DIRS = ("corpus/metaworld/",)
+SMALL_SIM_STATES = 1
+SMALL_RANDOM_STATES = 1
+# Fixtures of these models leave out what `collide` does not compare (xpos, xquat, xipos,
+# ximat, and the contact frame beyond the normal) to save space.
+COMPACT_DIRS = ROBOT_DIRS
 
 SIM_SECONDS = 1.0
 MAX_STEPS = 2000
@@ -149,7 +167,8 @@ def _xml_file_refs(text: bytes):
     return includes, dirs, assets
 
 
-def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path):
+def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path,
+                    skip_tags=()):
     """Copy top-level XMLs from the wheel directory `src_dir` (posix, no trailing slash), with
     every file they reference (includes followed recursively), into dst_dir, keeping relative
     paths. Returns the set of copied relative paths."""
@@ -188,6 +207,8 @@ def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path):
             for _, f in inc:
                 pending.append(norm(os.path.join(base, f)))
         for tag, f in assets:
+            if tag in skip_tags:
+                continue
             cands = []
             if tag in ("mesh", "skin", "hfield"):
                 cands.append(dirs.get("meshdir", dirs.get("assetdir", "")))
@@ -254,7 +275,33 @@ def build_robots():
         (dst / "ASSETS_LICENSE.md").write_bytes(zf.read(f"{GR_SRC}/LICENSE.md"))
     for t in GR_MODELS:
         cands.append((f"gymnasium_robotics/{t[:-4]}", dst / "assets" / t))
+
+    # metaworld: the Sawyer task scenes, without their textures (visual only, ~30 MB): the
+    # copied XMLs lose their <texture> elements and materials their texture attribute
+    whl = fetch_wheel(*METAWORLD)
+    dst = CORPUS / "metaworld"
+    shutil.rmtree(dst, ignore_errors=True)
+    with zipfile.ZipFile(whl) as zf:
+        tops = sorted(f"sawyer_xyz/sawyer_{t}.xml" for t in MW_MODELS)
+        copied = copy_referenced(zf, MW_SRC, tops, dst / "assets", skip_tags=("texture",))
+        (dst / "LICENSE").write_bytes(zf.read(next(
+            n for n in zf.namelist() if n.startswith("metaworld-") and n.endswith("LICENSE"))))
+    for r in copied:
+        if r.endswith(".xml"):
+            strip_textures(dst / "assets" / r)
+    for t in tops:
+        cands.append((f"metaworld/{Path(t).stem}", dst / "assets" / t))
     return cands
+
+
+def strip_textures(path: Path):
+    """Removes <texture> elements and material texture references (visual only) in place."""
+    import re
+    text = path.read_text()
+    text = re.sub(r"<texture\b[^>]*/>", "", text)
+    text = re.sub(r"<texture\b[^>]*>\s*</texture>", "", text)
+    text = re.sub(r"(<material\b[^>]*?)\s+texture=\"[^\"]*\"", r"\1", text)
+    path.write_text(text)
 
 
 # ----------------------------------------------------------------------------------------
@@ -901,6 +948,9 @@ def collect_states(m, relpath, total):
     nrand = URDF_RANDOM_STATES if robot else 0
     if nrand:
         total = 1 + URDF_SIM_STATES + nrand
+    if relpath.startswith(SMALL_STATE_DIRS):
+        nrand = SMALL_RANDOM_STATES
+        total = 1 + SMALL_SIM_STATES + nrand
     nsim = total - len(out) - nrand
     rng0 = np.random.RandomState(seed=stable_seed(relpath + "#random"))
     rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy(), None)
@@ -941,6 +991,12 @@ def record_model(info):
     states, note = collect_states(m, info["path"], total)
     base = model_dict(m, info["path"])
     recorded = [state_dict(m, q, mp, mq, snap) for _, q, mp, mq, snap in states]
+    if info["path"].startswith(COMPACT_DIRS):
+        for r in recorded:
+            for k in ("xpos", "xquat", "xipos", "ximat"):
+                del r[k]
+            for c in r["contacts"]:
+                del c["frame"]
     while True:
         fix = dict(base)
         fix["states"] = recorded

@@ -41,6 +41,8 @@ struct Settings {
     alignfree: bool,
     balanceinertia: bool,
     inertiafromgeom: InertiaFromGeom,
+    /// `compiler/@inertiagrouprange`: geom groups that count for inertia.
+    inertiagrouprange: [i64; 2],
 }
 
 impl Default for Settings {
@@ -54,6 +56,7 @@ impl Default for Settings {
             alignfree: false,
             balanceinertia: false,
             inertiafromgeom: InertiaFromGeom::Auto,
+            inertiagrouprange: [0, 5],
         }
     }
 }
@@ -130,6 +133,9 @@ fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
     if let Some(v) = c.boolean("balanceinertia")? {
         s.balanceinertia = v;
     }
+    if let Some(r) = c.array::<2>("inertiagrouprange")? {
+        s.inertiagrouprange = [r[0] as i64, r[1] as i64];
+    }
     if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
         s.inertiafromgeom = [
             InertiaFromGeom::False,
@@ -163,6 +169,8 @@ struct GeomB {
     mass: f64,
     /// principal moments (mass included) in the geom frame
     inertia: DVec3,
+    /// `geom/@group`
+    group: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -1050,6 +1058,7 @@ impl<'r> Builder<'r> {
             adhesion: r.number("adhesion")?.unwrap_or(0.0),
             mass,
             inertia,
+            group: int("group", 0)?,
         })
     }
 
@@ -1157,12 +1166,22 @@ impl<'r> Builder<'r> {
             };
             let (mut ipos, mut iquat, mass) = if b == 0 {
                 (DVec3::ZERO, DQuat::IDENTITY, 0.0)
-            } else if from_geoms && body.geoms.is_empty() {
-                // MuJoCo 4.0.0 leaves a geom-less body's inertial frame at the body's own
-                // pos/quat (in its parent's frame), as measured: body_ipos == body_pos
-                (frame.pos, frame.quat, 0.0)
             } else if from_geoms {
-                inertia_from_geoms(&body.geoms)
+                // only geoms of `compiler/@inertiagrouprange` count
+                let [lo, hi] = main.settings.inertiagrouprange;
+                let counted: Vec<GeomB> = body
+                    .geoms
+                    .iter()
+                    .filter(|g| (lo..=hi).contains(&g.group))
+                    .cloned()
+                    .collect();
+                if counted.is_empty() {
+                    // MuJoCo 4.0.0 leaves the inertial frame of a body without such geoms at
+                    // the body's own pos/quat (in its parent's frame), as measured
+                    (frame.pos, frame.quat, 0.0)
+                } else {
+                    inertia_from_geoms(&counted)
+                }
             } else {
                 body.inertial.unwrap_or((DVec3::ZERO, DQuat::IDENTITY, 0.0))
             };
