@@ -27,8 +27,8 @@ fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
         -1.059503852708905e-09,
         0.21236826425604396,
     ];
-    for k in 0..3 {
-        assert!((mesh.pos[k] - want[k]).abs() < 1e-6, "{:?}", mesh.pos);
+    for (k, w) in want.iter().enumerate() {
+        assert!((mesh.pos[k] - w).abs() < 1e-6, "{:?}", mesh.pos);
     }
     let q = [mesh.quat.w, mesh.quat.x, mesh.quat.y, mesh.quat.z];
     let wq = [0.9999999999999223, 0.0, 3.943109228824379e-07, 0.0];

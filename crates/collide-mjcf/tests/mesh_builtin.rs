@@ -132,9 +132,9 @@ fn builtin_meshes_compile_as_mujoco() {
         let pos = floats(&c["mesh_pos"]);
         let q = floats(&c["mesh_quat"]);
         let got_q = [mesh.quat.w, mesh.quat.x, mesh.quat.y, mesh.quat.z];
-        for k in 0..3 {
+        for (k, want) in pos.iter().enumerate() {
             assert!(
-                (mesh.pos[k] - pos[k]).abs() < 1e-6,
+                (mesh.pos[k] - want).abs() < 1e-6,
                 "{label}: mesh_pos {:?}",
                 mesh.pos
             );
