@@ -76,6 +76,36 @@ ERD_URDFS = [
 ]
 URDF_RANDOM_STATES = 4
 URDF_SIM_STATES = 3
+# Robot models from Python packages: recorded like URDFs (qpos0, simulated and random joint
+# configurations, where arms and hands self-collide).
+GYMNASIUM_ROBOTICS = ("gymnasium-robotics", "1.4.2")
+GR_SRC = "gymnasium_robotics/envs/assets"
+GR_MODELS = [
+    "fetch/reach.xml", "fetch/push.xml", "fetch/slide.xml", "fetch/pick_and_place.xml",
+    "hand/reach.xml", "hand/manipulate_block.xml", "hand/manipulate_egg.xml",
+    "hand/manipulate_pen.xml", "point/point.xml",
+]
+# The Sawyer scenes kept (size budget): every one with contacts in its recorded states, and a
+# few more.
+MW_MODELS = [
+    "assembly_peg", "basketball", "bin_picking", "box", "coffee", "drawer", "hammer",
+    "peg_insertion_side", "peg_unplug_side", "pick_and_place", "pick_out_of_hole",
+    "pick_place_v3", "pick_place_wall_v3", "plate_slide", "plate_slide_sideway",
+    "push_back_v3", "push_v3", "push_wall_v3", "reach_push_pick_and_place",
+    "reach_push_pick_and_place_wall", "reach_v3", "reach_wall_v3", "shelf_placing", "soccer",
+    "stick_obj", "sweep_tool", "sweep_v3", "table_with_hole", "button_press", "dial",
+    "door_pull", "faucet", "window",
+]
+METAWORLD = ("metaworld", "3.1.1")
+MW_SRC = "metaworld/assets"
+ROBOT_DIRS = ("corpus/gymnasium_robotics/", "corpus/metaworld/")
+# Fewer states for the metaworld scenes (all share one Sawyer arm): qpos0, simulated, random.
+SMALL_STATE_DIRS = ("corpus/metaworld/",)
+SMALL_SIM_STATES = 1
+SMALL_RANDOM_STATES = 1
+# Fixtures of these models leave out what `collide` does not compare (xpos, xquat, xipos,
+# ximat, and the contact frame beyond the normal) to save space.
+COMPACT_DIRS = ROBOT_DIRS
 
 SIM_SECONDS = 1.0
 MAX_STEPS = 2000
@@ -137,7 +167,8 @@ def _xml_file_refs(text: bytes):
     return includes, dirs, assets
 
 
-def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path):
+def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path,
+                    skip_tags=()):
     """Copy top-level XMLs from the wheel directory `src_dir` (posix, no trailing slash), with
     every file they reference (includes followed recursively), into dst_dir, keeping relative
     paths. Returns the set of copied relative paths."""
@@ -176,6 +207,8 @@ def copy_referenced(zf: zipfile.ZipFile, src_dir: str, top_xmls, dst_dir: Path):
             for _, f in inc:
                 pending.append(norm(os.path.join(base, f)))
         for tag, f in assets:
+            if tag in skip_tags:
+                continue
             cands = []
             if tag in ("mesh", "skin", "hfield"):
                 cands.append(dirs.get("meshdir", dirs.get("assetdir", "")))
@@ -227,6 +260,48 @@ def build_third_party():
     for t in tops:
         cands.append((f"gymnasium/{Path(t).stem}", dst / "assets" / t))
     return cands
+
+
+def build_robots():
+    """Copy robot models of Python packages (gymnasium-robotics: Fetch, Shadow hand, point)
+    with the files they reference into corpus/. Returns candidate list of (name, xml path)."""
+    cands = []
+    whl = fetch_wheel(*GYMNASIUM_ROBOTICS)
+    dst = CORPUS / "gymnasium_robotics"
+    shutil.rmtree(dst, ignore_errors=True)
+    with zipfile.ZipFile(whl) as zf:
+        copy_referenced(zf, GR_SRC, GR_MODELS, dst / "assets")
+        (dst / "LICENSE").write_bytes(zf.read("gymnasium_robotics-1.4.2.dist-info/licenses/LICENSE"))
+        (dst / "ASSETS_LICENSE.md").write_bytes(zf.read(f"{GR_SRC}/LICENSE.md"))
+    for t in GR_MODELS:
+        cands.append((f"gymnasium_robotics/{t[:-4]}", dst / "assets" / t))
+
+    # metaworld: the Sawyer task scenes, without their textures (visual only, ~30 MB): the
+    # copied XMLs lose their <texture> elements and materials their texture attribute
+    whl = fetch_wheel(*METAWORLD)
+    dst = CORPUS / "metaworld"
+    shutil.rmtree(dst, ignore_errors=True)
+    with zipfile.ZipFile(whl) as zf:
+        tops = sorted(f"sawyer_xyz/sawyer_{t}.xml" for t in MW_MODELS)
+        copied = copy_referenced(zf, MW_SRC, tops, dst / "assets", skip_tags=("texture",))
+        (dst / "LICENSE").write_bytes(zf.read(next(
+            n for n in zf.namelist() if n.startswith("metaworld-") and n.endswith("LICENSE"))))
+    for r in copied:
+        if r.endswith(".xml"):
+            strip_textures(dst / "assets" / r)
+    for t in tops:
+        cands.append((f"metaworld/{Path(t).stem}", dst / "assets" / t))
+    return cands
+
+
+def strip_textures(path: Path):
+    """Removes <texture> elements and material texture references (visual only) in place."""
+    import re
+    text = path.read_text()
+    text = re.sub(r"<texture\b[^>]*/>", "", text)
+    text = re.sub(r"<texture\b[^>]*>\s*</texture>", "", text)
+    text = re.sub(r"(<material\b[^>]*?)\s+texture=\"[^\"]*\"", r"\1", text)
+    path.write_text(text)
 
 
 # ----------------------------------------------------------------------------------------
@@ -708,6 +783,7 @@ def cmd_corpus(args):
     assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
     cands = build_third_party()
     cands += build_urdf()
+    cands += build_robots()
     generate_scene_assets()
     cands += scene_candidates()
     models, failed = [], []
@@ -799,14 +875,27 @@ def model_dict(m, relpath):
     }
 
 
-def state_dict(m, qpos, mocap_pos, mocap_quat):
-    """Fresh MjData: qpos (+ mocap) -> mj_kinematics -> mj_collision."""
+def sleep_enabled(m) -> bool:
     import mujoco
-    d = mujoco.MjData(m)
-    d.qpos[:] = qpos
-    if m.nmocap:
-        d.mocap_pos[:] = mocap_pos
-        d.mocap_quat[:] = mocap_quat
+    return bool(m.opt.enableflags & int(mujoco.mjtEnableBit.mjENBL_SLEEP))
+
+
+def state_dict(m, qpos, mocap_pos, mocap_quat, snap=None):
+    """Fresh MjData: qpos (+ mocap) -> mj_kinematics -> mj_collision.
+
+    `snap` (models that enable sleeping): a copy of the simulation's MjData at this state,
+    used instead of a fresh one so that its sleep state (`body_awake`) applies; kinematics
+    then recomputes the awake bodies (asleep ones keep their poses, which their unchanged
+    qpos gave) and `body_awake` is recorded with the contacts."""
+    import mujoco
+    if snap is not None:
+        d = snap
+    else:
+        d = mujoco.MjData(m)
+        d.qpos[:] = qpos
+        if m.nmocap:
+            d.mocap_pos[:] = mocap_pos
+            d.mocap_quat[:] = mocap_quat
     mujoco.mj_kinematics(m, d)
     if m.nflex:
         mujoco.mj_flex(m, d)
@@ -826,12 +915,15 @@ def state_dict(m, qpos, mocap_pos, mocap_quat):
             "friction": L(fr[i]), "solref": L(sr[i]), "solimp": L(si[i]),
             "includemargin": float(im[i]), "exclude": int(ex[i]),
         })
-    return {
+    out = {
         "qpos": L(d.qpos), "mocap_pos": L(d.mocap_pos), "mocap_quat": L(d.mocap_quat),
         "geom_xpos": L(d.geom_xpos), "geom_xmat": L(d.geom_xmat),
         "xpos": L(d.xpos), "xquat": L(d.xquat), "xipos": L(d.xipos), "ximat": L(d.ximat),
         "contacts": contacts,
     }
+    if sleep_enabled(m):
+        out["body_awake"] = L(d.body_awake)
+    return out
 
 
 def stable_seed(s: str) -> int:
@@ -839,21 +931,29 @@ def stable_seed(s: str) -> int:
 
 
 def collect_states(m, relpath, total):
-    """List of (label, qpos, mocap_pos, mocap_quat) arrays, `total` at most."""
+    """List of (label, qpos, mocap_pos, mocap_quat, snapshot) tuples, `total` at most. The
+    snapshot (a copy of the simulation's MjData, for its sleep state) is set for simulated
+    states of models that enable sleeping, else None."""
+    import copy
     import mujoco
     import numpy as np
+    sleepy = sleep_enabled(m)
     d = mujoco.MjData(m)
     mujoco.mj_resetData(m, d)
-    out = [("qpos0", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy())]
+    out = [("qpos0", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(), None)]
     for k in range(min(m.nkey, MAX_KEYS, total - 1)):
         mujoco.mj_resetDataKeyframe(m, d, k)
-        out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
-    nrand = URDF_RANDOM_STATES if relpath.endswith(".urdf") else 0
+        out.append((f"key{k}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(), None))
+    robot = relpath.endswith(".urdf") or relpath.startswith(ROBOT_DIRS)
+    nrand = URDF_RANDOM_STATES if robot else 0
     if nrand:
         total = 1 + URDF_SIM_STATES + nrand
+    if relpath.startswith(SMALL_STATE_DIRS):
+        nrand = SMALL_RANDOM_STATES
+        total = 1 + SMALL_SIM_STATES + nrand
     nsim = total - len(out) - nrand
     rng0 = np.random.RandomState(seed=stable_seed(relpath + "#random"))
-    rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy())
+    rand = [(f"random{i}", random_qpos(m, rng0), d.mocap_pos.copy(), d.mocap_quat.copy(), None)
             for i in range(nrand)]
     if nsim <= 0:
         return out + rand, "no simulation"
@@ -873,7 +973,8 @@ def collect_states(m, relpath, total):
             note = f"unstable at step {step}: {warned or 'nan'}"
             break
         if step % every == 0:
-            out.append((f"step{step}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy()))
+            out.append((f"step{step}", d.qpos.copy(), d.mocap_pos.copy(), d.mocap_quat.copy(),
+                        copy.copy(d) if sleepy else None))
     return out + rand, note
 
 
@@ -889,7 +990,13 @@ def record_model(info):
     t0 = time.time()
     states, note = collect_states(m, info["path"], total)
     base = model_dict(m, info["path"])
-    recorded = [state_dict(m, q, mp, mq) for _, q, mp, mq in states]
+    recorded = [state_dict(m, q, mp, mq, snap) for _, q, mp, mq, snap in states]
+    if info["path"].startswith(COMPACT_DIRS):
+        for r in recorded:
+            for k in ("xpos", "xquat", "xipos", "ximat"):
+                del r[k]
+            for c in r["contacts"]:
+                del c["frame"]
     while True:
         fix = dict(base)
         fix["states"] = recorded
@@ -900,13 +1007,46 @@ def record_model(info):
         del states[-2], recorded[-2]
     (HERE / info["fixture"]).write_text(text)
     (STATES / fixture_name(info["name"])).write_text(
-        dumps({"states": [dict({"qpos": L(q)}, **({"mocap_pos": L(mp), "mocap_quat": L(mq)} if m.nmocap else {}))
-                          for _, q, mp, mq in states]}))
+        dumps({"states": [dict({"qpos": L(q)},
+                               **({"mocap_pos": L(mp), "mocap_quat": L(mq)} if m.nmocap else {}),
+                               **({"body_awake": r["body_awake"]} if "body_awake" in r else {}))
+                          for (_, q, mp, mq, _), r in zip(states, recorded)]}))
     ncon = [len(s["contacts"]) for s in fix["states"]]
     log(f"{info['name']:40s} states={len(states)} ({note}) contacts={ncon} "
         f"{len(text) / 1e6:.2f} MB {time.time() - t0:.1f}s")
     new = model_info(info["name"], path, m)
     return new
+
+
+def cmd_add(args):
+    """Adds (or refreshes) models in corpus.json by path, without rebuilding the corpus, and
+    records them."""
+    import mujoco
+    assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
+    man = json.loads(MANIFEST.read_text())
+    names = []
+    pairs = getattr(args, "pairs", None) or [
+        ((HERE / p).resolve().relative_to(CORPUS).with_suffix("").as_posix(), HERE / p)
+        for p in args.paths]
+    for name, path in pairs:
+        path = path.resolve()
+        m = load(path)
+        info = model_info(name, path, m)
+        at = [k for k, i in enumerate(man["models"]) if i["name"] == name]
+        if at:
+            man["models"][at[0]] = info
+        else:
+            man["models"].append(info)
+        names.append(name)
+    write_manifest(man["models"], man["failed"])
+    args.only = names
+    cmd_record(args)
+
+
+def cmd_robots(args):
+    """Rebuilds only the package robot models (build_robots) and adds/records them."""
+    args.pairs = build_robots()
+    cmd_add(args)
 
 
 def cmd_record(args):
@@ -943,6 +1083,9 @@ def main():
     sub.add_parser("corpus", help="build corpus/ and corpus.json")
     r = sub.add_parser("record", help="record fixtures/ and states/")
     r.add_argument("--only", nargs="*", help="record only these model names")
+    ad = sub.add_parser("add", help="add models to corpus.json by path and record them")
+    ad.add_argument("paths", nargs="+", help="model files, relative to conformance/")
+    sub.add_parser("robots", help="rebuild and record only the package robot models")
     a = sub.add_parser("all", help="corpus then record")
     a.set_defaults(only=None)
     args = ap.parse_args()
@@ -950,6 +1093,10 @@ def main():
         cmd_corpus(args)
     elif args.cmd == "record":
         cmd_record(args)
+    elif args.cmd == "add":
+        cmd_add(args)
+    elif args.cmd == "robots":
+        cmd_robots(args)
     else:
         cmd_corpus(args)
         cmd_record(args)

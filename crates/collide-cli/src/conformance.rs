@@ -17,7 +17,7 @@ use collide::glam::DVec3 as V3;
 use collide::{forward_kinematics, Collider, Contact, GeomType, Model, Poses, SameFrame};
 use serde_json::Value;
 
-use crate::states::parse_state;
+use crate::states::{detect_state, parse_state};
 
 /// Pose tolerance for geoms not derived from meshes.
 pub const POSE_TOL: f64 = 1e-9;
@@ -830,8 +830,15 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
             continue;
         }
         r.nstates += 1;
+        let asleep = match state.asleep_flags(&model) {
+            Ok(a) => a,
+            Err(e) => {
+                r.model_mismatches.push(format!("state {si}: {e}"));
+                None
+            }
+        };
         if let Some(c) = collider.as_mut() {
-            c.detect(&poses, &mut contacts);
+            detect_state(c, &poses, asleep.as_deref(), &mut contacts);
             let theirs = s
                 .get("contacts")
                 .and_then(Value::as_array)

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use collide::{forward_kinematics, BatchCollider, BatchPoses, Collider, GeomType, Model, Poses};
-use collide_cli::states::{parse_states, State};
+use collide_cli::states::{detect_state, parse_states, State};
 use collide_cli::{conformance, contact_json, poses_json, DEMO_XML};
 use serde_json::json;
 
@@ -164,6 +164,9 @@ enum Command {
         /// The conformance folder (holding corpus.json).
         #[arg(long, default_value = "conformance")]
         dir: PathBuf,
+        /// Check only these corpus models (names as in corpus.json, e.g. `scenes/box_pile`).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
     },
 }
 
@@ -297,7 +300,7 @@ fn main() -> ExitCode {
             action: None,
             scene: None,
         } => Err("collide 2d needs SCENE.json (or `render`)".into()),
-        Command::Conformance { dir } => conformance_report(&dir),
+        Command::Conformance { dir, only } => conformance_report(&dir, &only),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -368,6 +371,15 @@ fn all_poses(model: &Model, states: &[State]) -> Result<Vec<Poses>, String> {
         .collect()
 }
 
+/// The sleep flags of every state (see `State::asleep_flags`).
+fn all_asleep(model: &Model, states: &[State]) -> Result<Vec<Option<Vec<bool>>>, String> {
+    states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.asleep_flags(model).map_err(|e| format!("state {i}: {e}")))
+        .collect()
+}
+
 fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
@@ -382,8 +394,9 @@ fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
-    for poses in all_poses(&model, &states)? {
-        let stats = collider.detect(&poses, &mut buf);
+    let asleep = all_asleep(&model, &states)?;
+    for (poses, asleep) in all_poses(&model, &states)?.iter().zip(&asleep) {
+        let stats = detect_state(&mut collider, poses, asleep.as_deref(), &mut buf);
         let unsupported: Vec<_> = collider
             .unsupported_pairs()
             .iter()
@@ -411,29 +424,42 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), S
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
     let poses = all_poses(&model, &states)?;
+    let asleep = all_asleep(&model, &states)?;
+    let sleeping = asleep.iter().any(Option::is_some);
     let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     // warm up (sizes the buffers) and count
     let mut stats = collide::Stats::default();
-    for p in &poses {
-        let s = collider.detect(p, &mut buf);
+    for (p, a) in poses.iter().zip(&asleep) {
+        let s = detect_state(&mut collider, p, a.as_deref(), &mut buf);
         stats += s;
     }
+    // One timed call per state: with sleep states, the state's flags are set first (MuJoCo's
+    // collision reads `body_awake` as it is).
+    let once = |collider: &mut Collider, k: usize, buf: &mut Vec<collide::Contact>| {
+        if sleeping {
+            collider.set_asleep(asleep[k].as_deref().unwrap_or(&[]));
+        }
+        std::hint::black_box(collider.detect(std::hint::black_box(&poses[k]), buf))
+    };
     let iters = if iters > 0 {
         iters
     } else {
         let t = Instant::now();
-        for p in &poses {
-            collider.detect(p, &mut buf);
+        for k in 0..poses.len() {
+            once(&mut collider, k, &mut buf);
         }
         let once = t.elapsed().as_secs_f64().max(1e-9);
         ((1.0 / once) as usize).clamp(1, 1_000_000)
     };
     let t = Instant::now();
     for _ in 0..iters {
-        for p in &poses {
-            std::hint::black_box(collider.detect(std::hint::black_box(p), &mut buf));
+        for k in 0..poses.len() {
+            once(&mut collider, k, &mut buf);
         }
+    }
+    if sleeping {
+        collider.set_asleep(&[]);
     }
     let us = t.elapsed().as_secs_f64() * 1e6 / (iters * poses.len()) as f64;
     let n = poses.len() as f64;
@@ -621,8 +647,36 @@ fn render_2d(scene: &Path, output: &Path, width: u32, height: u32) -> Result<(),
     Ok(())
 }
 
-fn conformance_report(dir: &Path) -> Result<(), String> {
-    let reports = conformance::check_corpus(dir)?;
+fn conformance_report(dir: &Path, only: &[String]) -> Result<(), String> {
+    use std::io::{IsTerminal, Write};
+    let mut entries = conformance::corpus_entries(dir)?;
+    if !only.is_empty() {
+        if let Some(missing) = only.iter().find(|n| !entries.iter().any(|e| &e.0 == *n)) {
+            return Err(format!("--only: no corpus model named '{missing}'"));
+        }
+        entries.retain(|e| only.contains(&e.0));
+    }
+    // a progress bar on standard error, only when it is a terminal
+    let tty = std::io::stderr().is_terminal();
+    let n = entries.len();
+    let mut reports = Vec::with_capacity(n);
+    for (i, (name, path, fixture)) in entries.into_iter().enumerate() {
+        if tty {
+            let done = 30 * i / n.max(1);
+            let mut err = std::io::stderr().lock();
+            let _ = write!(
+                err,
+                "\r\x1b[2K[{}{}] {i}/{n} {name}",
+                "#".repeat(done),
+                ".".repeat(30 - done)
+            );
+            let _ = err.flush();
+        }
+        reports.push(conformance::check_model(&name, &path, &fixture));
+    }
+    if tty {
+        eprint!("\r\x1b[2K");
+    }
     outln!("== model compiler and kinematics")?;
     out!("{}", conformance::format_table(&reports))?;
     outln!("\n== analytic contacts")?;

@@ -15,6 +15,7 @@ use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
+use crate::mesh_builtin::builtin_mesh;
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
@@ -40,6 +41,8 @@ struct Settings {
     alignfree: bool,
     balanceinertia: bool,
     inertiafromgeom: InertiaFromGeom,
+    /// `compiler/@inertiagrouprange`: geom groups that count for inertia.
+    inertiagrouprange: [i64; 2],
 }
 
 impl Default for Settings {
@@ -53,6 +56,7 @@ impl Default for Settings {
             alignfree: false,
             balanceinertia: false,
             inertiafromgeom: InertiaFromGeom::Auto,
+            inertiagrouprange: [0, 5],
         }
     }
 }
@@ -129,6 +133,9 @@ fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
     if let Some(v) = c.boolean("balanceinertia")? {
         s.balanceinertia = v;
     }
+    if let Some(r) = c.array::<2>("inertiagrouprange")? {
+        s.inertiagrouprange = [r[0] as i64, r[1] as i64];
+    }
     if let Some(i) = c.keyword("inertiafromgeom", &["false", "true", "auto"])? {
         s.inertiafromgeom = [
             InertiaFromGeom::False,
@@ -162,6 +169,8 @@ struct GeomB {
     mass: f64,
     /// principal moments (mass included) in the geom frame
     inertia: DVec3,
+    /// `geom/@group`
+    group: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -453,10 +462,17 @@ impl<'r> Builder<'r> {
                 .unwrap_or_default(),
             (None, None) => return Err(a.err("mesh requires 'name' or 'file'")),
         };
-        if a.attr("builtin").is_some() {
-            return Err(a.err("builtin meshes are not supported"));
-        }
-        let raw = if let Some(f) = file {
+        let builtin = a.attr("builtin").filter(|b| *b != "none");
+        let raw = if let Some(kind) = builtin {
+            if file.is_some() {
+                return Err(a.err("mesh: 'builtin' and 'file' cannot both be given"));
+            }
+            let params = a
+                .numbers("params")?
+                .ok_or_else(|| a.err(format!("builtin mesh '{name}' requires 'params'")))?;
+            builtin_mesh(kind, &params)
+                .map_err(|e| a.err(format!("builtin mesh '{name}' ({kind}): {e}")))?
+        } else if let Some(f) = file {
             let path = src.asset_path(f);
             let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
             decode_mesh(f, &bytes).map_err(|e| a.err(format!("{}: {e}", path.display())))?
@@ -1042,6 +1058,7 @@ impl<'r> Builder<'r> {
             adhesion: r.number("adhesion")?.unwrap_or(0.0),
             mass,
             inertia,
+            group: int("group", 0)?,
         })
     }
 
@@ -1150,7 +1167,21 @@ impl<'r> Builder<'r> {
             let (mut ipos, mut iquat, mass) = if b == 0 {
                 (DVec3::ZERO, DQuat::IDENTITY, 0.0)
             } else if from_geoms {
-                inertia_from_geoms(&body.geoms)
+                // only geoms of `compiler/@inertiagrouprange` count
+                let [lo, hi] = main.settings.inertiagrouprange;
+                let counted: Vec<GeomB> = body
+                    .geoms
+                    .iter()
+                    .filter(|g| (lo..=hi).contains(&g.group))
+                    .cloned()
+                    .collect();
+                if counted.is_empty() {
+                    // MuJoCo 4.0.0 leaves the inertial frame of a body without such geoms at
+                    // the body's own pos/quat (in its parent's frame), as measured
+                    (frame.pos, frame.quat, 0.0)
+                } else {
+                    inertia_from_geoms(&counted)
+                }
             } else {
                 body.inertial.unwrap_or((DVec3::ZERO, DQuat::IDENTITY, 0.0))
             };

@@ -14,6 +14,7 @@ pub mod defaults;
 pub mod error;
 pub mod geom;
 pub mod hfield_file;
+pub mod mesh_builtin;
 pub mod mesh_compile;
 pub mod mesh_file;
 pub mod mesh_hull;

@@ -319,7 +319,10 @@ fn generic(qpts: &[P3], maxhullvert: Option<usize>, distround: f64) -> Option<Gr
         vertex_id: ids,
         vertex_facets: None,
     };
-    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none())
+    // When the coplanar repair cannot reproduce qhull's merged facets, the plain hull still
+    // is the convex hull MuJoCo collides with (same extreme vertices; coplanar facets split
+    // differently): better than refusing a mesh MuJoCo compiles.
+    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none()).or(Some(g))
 }
 
 /// MuJoCo's check before qhull (`MakeGraph`): colocated, collinear and coplanar vertex sets, with

@@ -183,12 +183,8 @@ fn expand_includes(
             let inc =
                 parse_with_includes(&text, &path.display().to_string(), base_dir, reader, depth)?;
             *depth -= 1;
-            if inc.name != "mujoco" {
-                return Err(c.err(format!(
-                    "included file {} must have a <mujoco> root element",
-                    path.display()
-                )));
-            }
+            // MuJoCo 4.0.0 takes the children of an included file's root whatever its name
+            // (`<mujoco>`, the legacy `<mujocoinclude>` of metaworld, anything)
             elem.children.extend(inc.children);
         } else {
             expand_includes(&mut c, base_dir, reader, depth)?;

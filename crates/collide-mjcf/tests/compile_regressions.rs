@@ -1,0 +1,90 @@
+//! Models that once failed to load or disagreed with MuJoCo 4.0.0 although MuJoCo compiles
+//! them; expected figures are MuJoCo's (measured with its Python bindings).
+
+use collide_mjcf::load_str;
+
+fn corpus() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/corpus")
+}
+
+#[test]
+fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
+    // gymnasium-robotics' Fetch torso: qhull merges coplanar facets our emulation could not
+    // reproduce; the plain hull (60 vertices, 116 triangles, as MuJoCo's graph) is kept.
+    let dir = corpus().join("gymnasium_robotics/assets/stls/fetch");
+    let xml = format!(
+        r#"<mujoco><compiler meshdir="{}"/><asset><mesh file="torso_fixed_link.stl" name="t"/>
+        </asset><worldbody><geom type="mesh" mesh="t"/></worldbody></mujoco>"#,
+        dir.display()
+    );
+    let m = load_str(&xml, ".").expect("MuJoCo compiles this mesh");
+    let mesh = &m.mesh[0];
+    let hull = mesh.hull.as_ref().expect("hull built");
+    assert_eq!(hull.vert.len(), 60);
+    assert_eq!(hull.face.len(), 116);
+    let want = [
+        -0.09617273934566008,
+        -1.059503852708905e-09,
+        0.21236826425604396,
+    ];
+    for (k, w) in want.iter().enumerate() {
+        assert!((mesh.pos[k] - w).abs() < 1e-6, "{:?}", mesh.pos);
+    }
+    let q = [mesh.quat.w, mesh.quat.x, mesh.quat.y, mesh.quat.z];
+    let wq = [0.9999999999999223, 0.0, 3.943109228824379e-07, 0.0];
+    let same = (0..4).all(|k| (q[k] - wq[k]).abs() < 1e-6);
+    let neg = (0..4).all(|k| (q[k] + wq[k]).abs() < 1e-6);
+    assert!(same || neg, "{q:?}");
+}
+
+#[test]
+fn geomless_body_keeps_its_frame_as_inertial_frame() {
+    // MuJoCo 4.0.0: body_ipos/body_iquat of a body without geoms or <inertial> equal its
+    // pos/quat (measured: pos "1 1 0", euler "0 0 30" gives ipos (1,1,0), iquat (cos15°,0,0,sin15°)).
+    let m = load_str(
+        r#"<mujoco><worldbody><body pos="1 1 0" euler="0 0 30"><site size=".01"/></body>
+        </worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert!((m.body_ipos[1] - collide::glam::DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15);
+    let q = m.body_iquat[1];
+    let h = 15f64.to_radians();
+    assert!(
+        (q.w - h.cos()).abs() < 1e-12 && (q.z - h.sin()).abs() < 1e-12,
+        "{q:?}"
+    );
+}
+
+#[test]
+fn inertiagrouprange_limits_the_geoms_of_the_inertial_frame() {
+    // metaworld: `inertiagrouprange="4 5"`; MuJoCo 4.0.0 measured: the group-0 sphere does not
+    // count (ipos at the group-4 box), and a body with only group-0 geoms keeps its own frame.
+    let m = load_str(
+        r#"<mujoco><compiler inertiagrouprange="4 5"/><worldbody>
+        <body pos="0 0 1"><freejoint/><geom size=".1" pos="1 0 0"/>
+          <geom type="box" size=".1 .1 .1" pos="0 2 0" group="4"/></body>
+        <body pos="0 3 0.5"><geom size=".1" pos=".2 0 0"/></body>
+        </worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert!((m.body_ipos[1] - collide::glam::DVec3::new(0.0, 2.0, 0.0)).length() < 1e-15);
+    assert!((m.body_ipos[2] - collide::glam::DVec3::new(0.0, 3.0, 0.5)).length() < 1e-15);
+}
+
+#[test]
+fn included_file_with_mujocoinclude_root_is_accepted() {
+    // metaworld's included files use the legacy `<mujocoinclude>` root; MuJoCo 4.0.0 takes
+    // the children of any root element.
+    let dir = std::env::temp_dir().join(format!("collide-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("part.xml"),
+        r#"<mujocoinclude><worldbody><geom size=".1"/></worldbody></mujocoinclude>"#,
+    )
+    .unwrap();
+    let m = load_str(r#"<mujoco><include file="part.xml"/></mujoco>"#, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(m.unwrap().ngeom(), 1);
+}
