@@ -25,7 +25,7 @@ pub mod model;
 pub mod narrow;
 
 pub use batch::{BatchCollider, BatchPoses};
-pub use collider::{Collider, ColliderError, Stats};
+pub use collider::{Collider, ColliderError, ColliderOptions, MeshCollision, Stats};
 pub use contact::Contact;
 pub use glam;
 pub use kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
