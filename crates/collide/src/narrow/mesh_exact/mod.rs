@@ -219,11 +219,12 @@ enum CoreKind<'a> {
         axes: [DVec3; 3],
         half: DVec3,
     },
-    /// Triangle `t` of `mesh`; `rot` turns `mesh`'s frame into the frame of the tests.
+    /// Triangle `t` of `mesh`; `(rot, off)` maps `mesh`'s frame into the frame of the tests.
     Tri {
         mesh: &'a TriMesh,
         t: usize,
         rot: DMat3,
+        off: DVec3,
     },
 }
 
@@ -237,9 +238,41 @@ impl Core<'_> {
                 let s = if i >> k & 1 == 1 { 1.0 } else { -1.0 };
                 s * u.dot(axes[k]) >= -CONE_EPS
             }),
-            CoreKind::Tri { mesh, t, rot } => mesh
+            CoreKind::Tri { mesh, t, rot, .. } => mesh
                 .vertex_cone(mesh.tri[*t][i] as usize, rot.transpose() * u)
                 .is_some(),
+        }
+    }
+
+    /// Whether core vertex `i`, found behind a face with normal `n`, points into it: a box
+    /// corner's diagonal or another mesh's vertex normal makes no acute angle with `n`; a
+    /// sphere's or capsule's centre is no more than its radius behind the face. This keeps the
+    /// far side of a closed mesh from reporting.
+    /// `a` is a point of the face's plane.
+    fn faces_into(&self, i: usize, a: DVec3, n: DVec3) -> bool {
+        match &self.kind {
+            CoreKind::Sphere | CoreKind::Capsule => (self.centre - a).dot(n) >= -self.r,
+            CoreKind::Box { axes, .. } => {
+                let s = |k: usize| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+                (axes[0] * s(0) + axes[1] * s(1) + axes[2] * s(2)).dot(n) <= CONE_EPS
+            }
+            CoreKind::Tri { mesh, t, rot, .. } => {
+                (*rot * mesh.vnormal[mesh.tri[*t][i] as usize]).dot(n) <= CONE_EPS
+            }
+        }
+    }
+
+    /// Whether `p` (frame of the tests) is inside the core's shape or within `tol` of it.
+    fn contains(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        match &self.kind {
+            CoreKind::Sphere | CoreKind::Capsule => true,
+            CoreKind::Box { axes, half } => {
+                let d = p - self.centre;
+                (0..3).all(|k| d.dot(axes[k]).abs() <= half[k] + tol)
+            }
+            CoreKind::Tri { mesh, rot, off, .. } => {
+                mesh.inside_or_near(rot.transpose() * (p - *off), tol, stack)
+            }
         }
     }
 
@@ -255,7 +288,7 @@ impl Core<'_> {
                     s * u.dot(axes[k]) >= -CONE_EPS
                 })
             }
-            CoreKind::Tri { mesh, t, rot } => {
+            CoreKind::Tri { mesh, t, rot, .. } => {
                 mesh.edge_cone(*t, j, rot.transpose() * u).is_some()
             }
         }
@@ -306,7 +339,9 @@ fn primitive_core(kind: GeomType, pos: DVec3, mat: DMat3, size: DVec3) -> Option
             let axes = [mat.x_axis, mat.y_axis, mat.z_axis];
             for (i, v) in core.v.iter_mut().enumerate() {
                 let s = |k: usize| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
-                *v = pos + axes[0] * (s(0) * size.x) + axes[1] * (s(1) * size.y)
+                *v = pos
+                    + axes[0] * (s(0) * size.x)
+                    + axes[1] * (s(1) * size.y)
                     + axes[2] * (s(2) * size.z);
             }
             core.nv = 8;
@@ -321,7 +356,16 @@ fn primitive_core(kind: GeomType, pos: DVec3, mat: DMat3, size: DVec3) -> Option
 
 /// Appends the candidate contacts of triangle `t` of `mesh` against `core` (both in the mesh
 /// frame) with `dist <= margin`. `edges` adds the edge–edge pairs.
-fn triangle_core(mesh: &TriMesh, t: usize, core: &Core, margin: f64, edges: bool, out: &mut Vec<Cand>) {
+#[allow(clippy::too_many_arguments)]
+fn triangle_core(
+    mesh: &TriMesh,
+    t: usize,
+    core: &Core,
+    margin: f64,
+    edges: bool,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
     let corners = mesh.corners(t);
     let [a, b, c] = corners;
     let ids = mesh.tri[t];
@@ -341,7 +385,7 @@ fn triangle_core(mesh: &TriMesh, t: usize, core: &Core, margin: f64, edges: bool
         let s = (p - a).dot(n);
         if feat == Feature::Face && s < 0.0 {
             let dist = s - r;
-            if dist <= margin && (core.centre - q).dot(n) >= -r {
+            if dist <= margin && core.faces_into(i, a, n) && mesh.inside_or_near(p, 0.0, stack) {
                 push(dist, q, p - n * r, n);
             }
             continue;
@@ -435,8 +479,16 @@ fn triangle_core(mesh: &TriMesh, t: usize, core: &Core, margin: f64, edges: bool
                 } else {
                     continue;
                 };
-                if dist > margin || (core.centre - pa).dot(u) < -r {
+                if dist > margin {
                     continue;
+                }
+                // a penetrating edge pair is real only if each witness is inside the other
+                // shape (away from convex shapes, crossed edges can be far apart)
+                if dist < 0.0 && r == 0.0 {
+                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
+                    if !mesh.inside_or_near(pb, tol, stack) || !core.contains(pa, tol, stack) {
+                        continue;
+                    }
                 }
                 let normal = if inner_a {
                     mesh.edge_cone(t, k, u)
@@ -558,7 +610,15 @@ pub fn primitive_mesh(
     mesh.query_box(lo - grow, hi + grow, &mut scratch.stack, &mut scratch.tris);
     scratch.cand.clear();
     for &t in &scratch.tris {
-        triangle_core(mesh, t as usize, &core, margin, true, &mut scratch.cand);
+        triangle_core(
+            mesh,
+            t as usize,
+            &core,
+            margin,
+            true,
+            &mut scratch.cand,
+            &mut scratch.stack,
+        );
     }
     reduce(scratch, mesh_shape.pos, &mesh_shape.mat, true, out)
 }
@@ -582,7 +642,7 @@ fn triangle_as_core(mesh: &TriMesh, t: usize, rot: DMat3, off: DVec3, centre: DV
         ne: 3,
         r: 0.0,
         centre,
-        kind: CoreKind::Tri { mesh, t, rot },
+        kind: CoreKind::Tri { mesh, t, rot, off },
     }
 }
 
@@ -630,6 +690,7 @@ pub fn mesh_mesh(
                             (irot, ioff),
                             margin,
                             &mut scratch.cand,
+                            &mut scratch.stack,
                         );
                     }
                 }
@@ -670,14 +731,15 @@ fn triangle_pair(
     inv: (DMat3, DVec3),
     margin: f64,
     cand: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
     let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1);
-    triangle_core(m1, t1, &core2, margin, true, cand);
+    triangle_core(m1, t1, &core2, margin, true, cand, stack);
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1);
     let start = cand.len();
-    triangle_core(m2, t2, &core1, margin, false, cand);
+    triangle_core(m2, t2, &core1, margin, false, cand, stack);
     for c in &mut cand[start..] {
         c.pos = fwd.0 * c.pos + fwd.1;
         c.normal = -(fwd.0 * c.normal);

@@ -310,4 +310,47 @@ impl TriMesh {
             }
         }
     }
+
+    /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface: the sign of
+    /// `p` against the pseudo-normal of its closest surface feature (face normal; summed face
+    /// normals at an edge or vertex). Closest triangle found by a pruned descent of the tree;
+    /// `stack` is scratch. Exact for closed meshes away from the surface; on open meshes,
+    /// points behind a face count as inside.
+    pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        let mut best = f64::INFINITY;
+        let mut best_sign = 0.0;
+        stack.clear();
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            let gap = (n.lo - p).max(p - n.hi).max(DVec3::ZERO);
+            if gap.length_squared() >= best {
+                continue;
+            }
+            if n.count > 0 {
+                let s = n.first as usize;
+                for &t in &self.order[s..s + n.count as usize] {
+                    let t = t as usize;
+                    let [a, b, c] = self.corners(t);
+                    let (q, feat) = super::closest_on_triangle(p, a, b, c);
+                    let d2 = p.distance_squared(q);
+                    if d2 < best {
+                        best = d2;
+                        let pseudo = match feat {
+                            super::Feature::Face => self.normal[t],
+                            super::Feature::Edge(k) => {
+                                self.normal[t] + self.neighbour[t][k].unwrap_or(self.normal[t])
+                            }
+                            super::Feature::Vertex(k) => self.vnormal[self.tri[t][k] as usize],
+                        };
+                        best_sign = (p - q).dot(pseudo);
+                    }
+                }
+            } else {
+                stack.push(n.first + 1);
+                stack.push(n.first);
+            }
+        }
+        best.sqrt() <= tol || best_sign < 0.0
+    }
 }
