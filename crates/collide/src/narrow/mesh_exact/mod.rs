@@ -8,8 +8,10 @@
 //! capsule segment, box corners and edges, or the other mesh's triangle), then inflating by the
 //! core radius:
 //! - a core vertex against the triangle (face, edge or vertex region); a vertex behind the face
-//!   and inside its prism penetrates along the face normal, when the other shape's centre is no
-//!   more than its radius behind the face (so the far side of a closed mesh never reports);
+//!   and inside its prism that is inside the mesh (sign against the pseudo-normal of its
+//!   nearest surface feature, found in the tree) penetrates by its distance to that nearest
+//!   surface point, along the nearest face's normal (or towards the nearest edge or vertex), so
+//!   the far side of a closed mesh never reports and depths are to the nearest surface;
 //! - a triangle vertex against a box (its closest box point, or its shallowest box face);
 //! - an edge of the triangle against an edge of the core: for two interior closest points the
 //!   normal is along the cross product of the edges, oriented out of the mesh edge, which finds
@@ -37,6 +39,8 @@
 //! Limits: without a volume (no signed distance field), a shape whose centre has passed
 //! through a surface gets no contact from it, and two meshes in deep penetration are
 //! separated only by the features near their surfaces.
+
+use std::cell::Cell;
 
 use glam::{DMat3, DVec3};
 
@@ -209,7 +213,12 @@ struct Core<'a> {
     r: f64,
     centre: DVec3,
     kind: CoreKind<'a>,
+    /// Per core vertex, its nearest point on the mesh once computed (see `TriMesh::nearest`).
+    near: [Cell<Option<Near>>; 8],
 }
+
+/// `TriMesh::nearest`'s answer: distance, point, triangle, feature, inside.
+type Near = (f64, DVec3, usize, Feature, bool);
 
 enum CoreKind<'a> {
     Sphere,
@@ -321,6 +330,7 @@ fn primitive_core(kind: GeomType, pos: DVec3, mat: DMat3, size: DVec3) -> Option
         r: 0.0,
         centre: pos,
         kind: CoreKind::Sphere,
+        near: Default::default(),
     };
     match kind {
         GeomType::Sphere => core.r = size.x,
@@ -383,11 +393,43 @@ fn triangle_core(
         let p = core.v[i];
         let (q, feat) = closest_on_triangle(p, a, b, c);
         let s = (p - a).dot(n);
-        if feat == Feature::Face && s < 0.0 {
-            let dist = s - r;
-            if dist <= margin && core.faces_into(i, a, n) && mesh.inside_or_near(p, 0.0, stack) {
-                push(dist, q, p - n * r, n);
+        if s < 0.0 && (feat != Feature::Face || core.faces_into(i, a, n)) {
+            // behind the plane: the depth is the distance to the nearest surface point (which
+            // may lie on another triangle), if the point is inside the mesh at all
+            let (depth, qn, tn, fnear, inside) = match core.near[i].get() {
+                Some(near) => near,
+                None => {
+                    let near = mesh.nearest(p, stack);
+                    core.near[i].set(Some(near));
+                    near
+                }
+            };
+            if !inside {
+                if feat == Feature::Face {
+                    continue;
+                }
+                // outside, beside this triangle: its edge or vertex may be the closest feature
+            } else {
+                let normal = match fnear {
+                    Feature::Face => Some(mesh.normal[tn]),
+                    _ if depth <= 0.0 => None,
+                    Feature::Edge(k) => {
+                        let u = (qn - p) / depth;
+                        Some(mesh.edge_cone(tn, k, u).unwrap_or(u))
+                    }
+                    Feature::Vertex(k) => {
+                        let u = (qn - p) / depth;
+                        Some(mesh.vertex_cone(mesh.tri[tn][k] as usize, u).unwrap_or(u))
+                    }
+                };
+                let Some(normal) = normal else { continue };
+                let dist = -depth - r;
+                if dist <= margin {
+                    push(dist, qn, p - normal * r, normal);
+                }
+                continue;
             }
+        } else if s < 0.0 && feat == Feature::Face {
             continue;
         }
         let d = p - q;
@@ -643,6 +685,7 @@ fn triangle_as_core(mesh: &TriMesh, t: usize, rot: DMat3, off: DVec3, centre: DV
         r: 0.0,
         centre,
         kind: CoreKind::Tri { mesh, t, rot, off },
+        near: Default::default(),
     }
 }
 

@@ -311,20 +311,23 @@ impl TriMesh {
         }
     }
 
-    /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface: the sign of
-    /// `p` against the pseudo-normal of its closest surface feature (face normal; summed face
-    /// normals at an edge or vertex). Closest triangle found by a pruned descent of the tree;
-    /// `stack` is scratch. Exact for closed meshes away from the surface; on open meshes,
-    /// points behind a face count as inside.
-    pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
-        let mut best = f64::INFINITY;
-        let mut best_sign = 0.0;
+    /// The closest surface point of `p` (mesh frame): `(distance, point, triangle, feature,
+    /// inside)`, `inside` from the sign of `p` against the pseudo-normal of the closest feature
+    /// (face normal; summed face normals at an edge or vertex). Found by a pruned descent of the
+    /// tree; `stack` is scratch. Exact for closed meshes; on open meshes, points behind a face
+    /// count as inside.
+    pub(crate) fn nearest(
+        &self,
+        p: DVec3,
+        stack: &mut Vec<u32>,
+    ) -> (f64, DVec3, usize, super::Feature, bool) {
+        let mut best = (f64::INFINITY, p, 0, super::Feature::Face, false);
         stack.clear();
         stack.push(0);
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
             let gap = (n.lo - p).max(p - n.hi).max(DVec3::ZERO);
-            if gap.length_squared() >= best {
+            if gap.length_squared() >= best.0 {
                 continue;
             }
             if n.count > 0 {
@@ -334,8 +337,7 @@ impl TriMesh {
                     let [a, b, c] = self.corners(t);
                     let (q, feat) = super::closest_on_triangle(p, a, b, c);
                     let d2 = p.distance_squared(q);
-                    if d2 < best {
-                        best = d2;
+                    if d2 < best.0 {
                         let pseudo = match feat {
                             super::Feature::Face => self.normal[t],
                             super::Feature::Edge(k) => {
@@ -343,7 +345,7 @@ impl TriMesh {
                             }
                             super::Feature::Vertex(k) => self.vnormal[self.tri[t][k] as usize],
                         };
-                        best_sign = (p - q).dot(pseudo);
+                        best = (d2, q, t, feat, (p - q).dot(pseudo) < 0.0);
                     }
                 }
             } else {
@@ -351,6 +353,14 @@ impl TriMesh {
                 stack.push(n.first);
             }
         }
-        best.sqrt() <= tol || best_sign < 0.0
+        best.0 = best.0.sqrt();
+        best
+    }
+
+    /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface (see
+    /// [`TriMesh::nearest`]); `stack` is scratch.
+    pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        let (d, _, _, _, inside) = self.nearest(p, stack);
+        d <= tol || inside
     }
 }
