@@ -69,6 +69,9 @@ pub struct MeshScratch {
     cand: Vec<Cand>,
     keep: Vec<usize>,
     mind: Vec<f64>,
+    /// Nearest points of mesh 2's vertices on mesh 1, and of mesh 1's on mesh 2 (one call).
+    near12: Vec<Cell<Option<Near>>>,
+    near21: Vec<Cell<Option<Near>>>,
 }
 
 impl MeshScratch {
@@ -214,7 +217,23 @@ struct Core<'a> {
     centre: DVec3,
     kind: CoreKind<'a>,
     /// Per core vertex, its nearest point on the mesh once computed (see `TriMesh::nearest`).
-    near: [Cell<Option<Near>>; 8],
+    near: NearCache<'a>,
+}
+
+/// Where a core keeps its vertices' nearest points: its own cells (primitives, one call), or
+/// cells shared by all triangles of the other mesh for one call, indexed by vertex id.
+enum NearCache<'a> {
+    Local([Cell<Option<Near>>; 8]),
+    Shared(&'a [Cell<Option<Near>>], [u32; 3]),
+}
+
+impl Core<'_> {
+    fn near_cell(&self, i: usize) -> &Cell<Option<Near>> {
+        match &self.near {
+            NearCache::Local(c) => &c[i],
+            NearCache::Shared(c, ids) => &c[ids[i] as usize],
+        }
+    }
 }
 
 /// `TriMesh::nearest`'s answer: distance, point, triangle, feature, inside.
@@ -330,7 +349,7 @@ fn primitive_core(kind: GeomType, pos: DVec3, mat: DMat3, size: DVec3) -> Option
         r: 0.0,
         centre: pos,
         kind: CoreKind::Sphere,
-        near: Default::default(),
+        near: NearCache::Local(Default::default()),
     };
     match kind {
         GeomType::Sphere => core.r = size.x,
@@ -396,11 +415,11 @@ fn triangle_core(
         if s < 0.0 && (feat != Feature::Face || core.faces_into(i, a, n)) {
             // behind the plane: the depth is the distance to the nearest surface point (which
             // may lie on another triangle), if the point is inside the mesh at all
-            let (depth, qn, tn, fnear, inside) = match core.near[i].get() {
+            let (depth, qn, tn, fnear, inside) = match core.near_cell(i).get() {
                 Some(near) => near,
                 None => {
                     let near = mesh.nearest(p, stack);
-                    core.near[i].set(Some(near));
+                    core.near_cell(i).set(Some(near));
                     near
                 }
             };
@@ -667,7 +686,14 @@ pub fn primitive_mesh(
 
 /// Core of triangle `t` of `mesh`, mapped by `(rot, off)` into the frame of the tests, with
 /// `centre` the owning geom's centre in that frame.
-fn triangle_as_core(mesh: &TriMesh, t: usize, rot: DMat3, off: DVec3, centre: DVec3) -> Core<'_> {
+fn triangle_as_core<'a>(
+    mesh: &'a TriMesh,
+    t: usize,
+    rot: DMat3,
+    off: DVec3,
+    centre: DVec3,
+    cache: &'a [Cell<Option<Near>>],
+) -> Core<'a> {
     let c = mesh.corners(t);
     let mut v = [DVec3::ZERO; 8];
     for k in 0..3 {
@@ -685,7 +711,7 @@ fn triangle_as_core(mesh: &TriMesh, t: usize, rot: DMat3, off: DVec3, centre: DV
         r: 0.0,
         centre,
         kind: CoreKind::Tri { mesh, t, rot, off },
-        near: Default::default(),
+        near: NearCache::Shared(cache, mesh.tri[t]),
     }
 }
 
@@ -710,6 +736,13 @@ pub fn mesh_mesh(
     let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
     let grow = DVec3::splat(margin.max(0.0));
     scratch.cand.clear();
+    for (cache, n) in [
+        (&mut scratch.near12, m2.vert.len()),
+        (&mut scratch.near21, m1.vert.len()),
+    ] {
+        cache.clear();
+        cache.resize(n, Cell::new(None));
+    }
     scratch.pair_stack.clear();
     scratch.pair_stack.push((0, 0));
     while let Some((i, j)) = scratch.pair_stack.pop() {
@@ -734,6 +767,7 @@ pub fn mesh_mesh(
                             margin,
                             &mut scratch.cand,
                             &mut scratch.stack,
+                            (&scratch.near12, &scratch.near21),
                         );
                     }
                 }
@@ -775,12 +809,13 @@ fn triangle_pair(
     margin: f64,
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
+    (near12, near21): (&[Cell<Option<Near>>], &[Cell<Option<Near>>]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
-    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1);
+    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
     triangle_core(m1, t1, &core2, margin, true, cand, stack);
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
-    let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1);
+    let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
     let start = cand.len();
     triangle_core(m2, t2, &core1, margin, false, cand, stack);
     for c in &mut cand[start..] {

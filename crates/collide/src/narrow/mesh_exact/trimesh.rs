@@ -316,7 +316,7 @@ impl TriMesh {
     /// (face normal; summed face normals at an edge or vertex). Found by a pruned descent of the
     /// tree; `stack` is scratch. Exact for closed meshes; on open meshes, points behind a face
     /// count as inside.
-    pub(crate) fn nearest(
+    pub(super) fn nearest(
         &self,
         p: DVec3,
         stack: &mut Vec<u32>,
