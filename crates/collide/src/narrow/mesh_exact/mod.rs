@@ -543,14 +543,6 @@ fn triangle_core(
                 if dist > margin {
                     continue;
                 }
-                // a penetrating edge pair is real only if each witness is inside the other
-                // shape (away from convex shapes, crossed edges can be far apart)
-                if dist < 0.0 && r == 0.0 {
-                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
-                    if !mesh.inside_or_near(pb, tol, stack) || !core.contains(pa, tol, stack) {
-                        continue;
-                    }
-                }
                 let normal = if inner_a {
                     mesh.edge_cone(t, k, u)
                 } else {
@@ -558,9 +550,18 @@ fn triangle_core(
                     mesh.vertex_cone(ids[v] as usize, u)
                 };
                 let Some(normal) = normal else { continue };
-                if core.edge_ok(j, -normal) {
-                    push(dist, pa, pb - normal * r, normal);
+                if !core.edge_ok(j, -normal) {
+                    continue;
                 }
+                // a penetrating edge pair is real only if each witness is inside the other
+                // shape (away from convex shapes, crossed edges can be far apart)
+                if dist < 0.0 && r == 0.0 {
+                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
+                    if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
+                        continue;
+                    }
+                }
+                push(dist, pa, pb - normal * r, normal);
             }
         }
     }

@@ -349,8 +349,19 @@ impl TriMesh {
                     }
                 }
             } else {
-                stack.push(n.first + 1);
-                stack.push(n.first);
+                // the nearer child is visited first, so that the bound tightens early
+                let gap2 = |c: u32| {
+                    let m = &self.nodes[c as usize];
+                    (m.lo - p).max(p - m.hi).max(DVec3::ZERO).length_squared()
+                };
+                let (a, b) = (n.first, n.first + 1);
+                if gap2(a) <= gap2(b) {
+                    stack.push(b);
+                    stack.push(a);
+                } else {
+                    stack.push(a);
+                    stack.push(b);
+                }
             }
         }
         best.0 = best.0.sqrt();
