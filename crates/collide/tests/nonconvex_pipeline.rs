@@ -4,7 +4,7 @@
 //! reports face-based depths that can differ from the true distance by ~1e-4, which the
 //! exact path and a brute-force sampling agree on), and the hull path stays the default.
 
-use collide::glam::{DQuat, DVec3};
+use collide::glam::DQuat;
 use collide::{Collider, ColliderOptions, Contact, MeshCollision, Poses};
 use proptest::prelude::*;
 
@@ -97,7 +97,7 @@ proptest! {
             (Some(h), Some(e)) => {
                 if h.dist > shallow {
                     prop_assert!((h.dist - e.dist).abs() < 1e-6, "hull {:?}\nexact {:?}", h, e);
-                    let (hn, en) = (DVec3::from(h.normal()), DVec3::from(e.normal()));
+                    let (hn, en) = (h.normal(), e.normal());
                     prop_assert!(hn.dot(en) > 1.0 - 1e-6, "{:?} {:?}", hn, en);
                 }
             }

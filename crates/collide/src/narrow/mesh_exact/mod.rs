@@ -222,6 +222,7 @@ struct Core<'a> {
 
 /// Where a core keeps its vertices' nearest points: its own cells (primitives, one call), or
 /// cells shared by all triangles of the other mesh for one call, indexed by vertex id.
+#[allow(clippy::large_enum_variant)] // built once per call, on the stack
 enum NearCache<'a> {
     Local([Cell<Option<Near>>; 8]),
     Shared(&'a [Cell<Option<Near>>], [u32; 3]),
@@ -238,6 +239,9 @@ impl Core<'_> {
 
 /// `TriMesh::nearest`'s answer: distance, point, triangle, feature, inside.
 type Near = (f64, DVec3, usize, Feature, bool);
+
+/// A cached [`Near`], filled on first use.
+type NearCell = Cell<Option<Near>>;
 
 enum CoreKind<'a> {
     Sphere,
@@ -810,7 +814,7 @@ fn triangle_pair(
     margin: f64,
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
-    (near12, near21): (&[Cell<Option<Near>>], &[Cell<Option<Near>>]),
+    (near12, near21): (&[NearCell], &[NearCell]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
     let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
