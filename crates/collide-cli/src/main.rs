@@ -64,6 +64,9 @@ enum Command {
         /// `{"states":[{"qpos":[…]},…]}`; default: one state at the model's qpos0.
         #[arg(long)]
         states: Option<PathBuf>,
+        /// Meshes collide as their convex hulls (MuJoCo) or by their triangles.
+        #[arg(long, default_value = "hull", value_parser = ["hull", "exact"])]
+        mesh: String,
     },
     /// Signed geom distances (MuJoCo's `mj_geomDistance`) per state, in the order of the pairs.
     Distance {
@@ -206,7 +209,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { model } => load(&model).and_then(|m| out!("{}", info_text(&m))),
         Command::Poses { model, states } => poses(&model, states.as_deref()),
-        Command::Contacts { model, states } => contacts(&model, states.as_deref()),
+        Command::Contacts {
+            model,
+            states,
+            mesh,
+        } => contacts(&model, states.as_deref(), &mesh),
         Command::Bench {
             model,
             states,
@@ -388,10 +395,17 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
-fn contacts(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
+fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
-    let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
+    let opts = collide::ColliderOptions {
+        mesh_collision: if mesh == "exact" {
+            collide::MeshCollision::Exact
+        } else {
+            collide::MeshCollision::Hull
+        },
+    };
+    let mut collider = Collider::with_options(&model, opts).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
     let asleep = all_asleep(&model, &states)?;

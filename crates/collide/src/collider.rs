@@ -15,6 +15,7 @@ use crate::narrow::convex::{
     convex_pair, convex_pair_report, CcdOptions, ConvexGeom, SeparationCache,
 };
 use crate::narrow::hfield::hfield_convex;
+use crate::narrow::mesh_exact::{self, MeshScratch, TriMesh, TriMeshError};
 use crate::narrow::plane_convex::plane_convex;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
@@ -27,6 +28,35 @@ pub enum ColliderError {
     /// More bodies than signatures can address.
     #[error("the model has {0} bodies; at most 65536 are supported")]
     TooManyBodies(usize),
+    /// A mesh could not be prepared for [`MeshCollision::Exact`].
+    #[error("{0}")]
+    Mesh(#[from] TriMeshError),
+}
+
+/// How mesh geoms collide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MeshCollision {
+    /// As their convex hulls, like MuJoCo (the default).
+    #[default]
+    Hull,
+    /// By their triangles ([`crate::narrow::mesh_exact`]) against spheres, capsules, boxes
+    /// and other meshes; against planes, height fields, cylinders and ellipsoids meshes still
+    /// collide as their hulls.
+    Exact,
+}
+
+/// Options of a [`Collider`] that are not part of the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ColliderOptions {
+    /// How mesh geoms collide (default: hulls).
+    pub mesh_collision: MeshCollision,
+}
+
+/// The prepared triangle meshes of the exact mesh path (indexed by mesh id; `None` for meshes
+/// no geom uses) and their scratch.
+struct ExactMeshes {
+    meshes: Vec<Option<TriMesh>>,
+    scratch: MeshScratch,
 }
 
 /// Counts from one detection call.
@@ -98,6 +128,8 @@ pub struct Collider<'m> {
     sort_buf: Vec<Contact>,
     /// Separating directions of convex pairs from earlier calls.
     separation: SeparationCache,
+    /// Triangle meshes for [`MeshCollision::Exact`] (`None` for hulls).
+    exact: Option<Box<ExactMeshes>>,
 }
 
 /// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
@@ -126,8 +158,38 @@ pub const DIRECT_LEAF_PAIRS: usize = 256;
 pub const DIRECT_STATIC_GEOMS: usize = 8;
 
 impl<'m> Collider<'m> {
-    /// Prepares broad-phase lists and the per-body trees of `model`.
+    /// Prepares broad-phase lists and the per-body trees of `model` (default options: meshes
+    /// collide as their hulls).
     pub fn new(model: &'m Model) -> Result<Collider<'m>, ColliderError> {
+        Collider::with_options(model, ColliderOptions::default())
+    }
+
+    /// [`Collider::new`] with `options`; [`MeshCollision::Exact`] prepares the triangle tree
+    /// of every mesh used by a geom here, once (errors name the mesh).
+    pub fn with_options(
+        model: &'m Model,
+        options: ColliderOptions,
+    ) -> Result<Collider<'m>, ColliderError> {
+        let exact = match options.mesh_collision {
+            MeshCollision::Hull => None,
+            MeshCollision::Exact => {
+                let mut meshes: Vec<Option<TriMesh>> = vec![None; model.mesh.len()];
+                for g in 0..model.ngeom() {
+                    if model.geom_type[g] != GeomType::Mesh {
+                        continue;
+                    }
+                    if let Some(i) = model.geom_dataid[g].filter(|&i| i < meshes.len()) {
+                        if meshes[i].is_none() {
+                            meshes[i] = Some(TriMesh::from_mesh(&model.mesh[i])?);
+                        }
+                    }
+                }
+                Some(Box::new(ExactMeshes {
+                    meshes,
+                    scratch: MeshScratch::new(),
+                }))
+            }
+        };
         if model.nbody() > MAX_BODIES {
             return Err(ColliderError::TooManyBodies(model.nbody()));
         }
@@ -171,7 +233,17 @@ impl<'m> Collider<'m> {
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
             separation: SeparationCache::new(model),
+            exact,
         })
+    }
+
+    /// How this collider collides meshes.
+    pub fn mesh_collision(&self) -> MeshCollision {
+        if self.exact.is_some() {
+            MeshCollision::Exact
+        } else {
+            MeshCollision::Hull
+        }
     }
 
     /// The model this collider was built for.
@@ -522,6 +594,13 @@ impl<'m> Collider<'m> {
                 };
                 f(&s1, &s2, threshold, &mut self.pre)
             }
+            Dispatch::Convex
+                if t2 == GeomType::Mesh
+                    && (t1 == GeomType::Mesh || mesh_exact::handles(t1))
+                    && self.exact.is_some() =>
+            {
+                self.exact_pair(g1, g2, t1, threshold, poses)
+            }
             convex => {
                 let (c1, c2) = (convex_geom(m, poses, g1), convex_geom(m, poses, g2));
                 if (c1.kind == GeomType::Mesh && c1.hull.is_none())
@@ -567,6 +646,60 @@ impl<'m> Collider<'m> {
             .mix
             .pair_params(m, &self.params, (g1, g2), pair, margin, gap);
         push_contacts([g1, g2], &self.pre[..n], &params, out);
+    }
+
+    /// The exact mesh path for geom 1 (type `t1`: sphere, capsule, box or mesh) against mesh
+    /// geom 2; 0 contacts when a mesh was not prepared.
+    fn exact_pair(
+        &mut self,
+        g1: usize,
+        g2: usize,
+        t1: GeomType,
+        threshold: f64,
+        poses: &PoseView,
+    ) -> usize {
+        let m = self.model;
+        let Some(exact) = self.exact.as_deref_mut() else {
+            return 0;
+        };
+        let shape = |g: usize| Shape {
+            pos: poses.geom_xpos[g],
+            mat: poses.geom_xmat[g],
+            size: m.geom_size[g],
+        };
+        let tri = |g: usize| {
+            m.geom_dataid[g]
+                .and_then(|i| exact.meshes.get(i))
+                .and_then(|x| x.as_ref())
+        };
+        let Some(mesh2) = tri(g2) else {
+            return 0;
+        };
+        let (s1, s2) = (shape(g1), shape(g2));
+        if t1 == GeomType::Mesh {
+            let Some(mesh1) = tri(g1) else {
+                return 0;
+            };
+            mesh_exact::mesh_mesh(
+                &s1,
+                mesh1,
+                &s2,
+                mesh2,
+                threshold,
+                &mut exact.scratch,
+                &mut self.pre,
+            )
+        } else {
+            mesh_exact::primitive_mesh(
+                t1,
+                &s1,
+                &s2,
+                mesh2,
+                threshold,
+                &mut exact.scratch,
+                &mut self.pre,
+            )
+        }
     }
 }
 

@@ -28,7 +28,7 @@ pub mod model;
 pub mod narrow;
 
 pub use batch::{BatchCollider, BatchPoses};
-pub use collider::{Collider, ColliderError, Stats};
+pub use collider::{Collider, ColliderError, ColliderOptions, MeshCollision, Stats};
 pub use contact::Contact;
 pub use distance::{
     distance, distance_batch, in_collision_batch, CollisionChecker, Distance, DistanceError,

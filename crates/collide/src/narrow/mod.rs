@@ -22,6 +22,7 @@ pub mod capsule_box;
 pub mod capsule_capsule;
 pub mod convex;
 pub mod hfield;
+pub mod mesh_exact;
 pub mod plane;
 pub mod plane_convex;
 pub mod sphere;

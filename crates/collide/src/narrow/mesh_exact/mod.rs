@@ -1,0 +1,830 @@
+//! Exact non-convex mesh collision: meshes collide by their triangles instead of their convex
+//! hulls (selected by [`crate::collider::MeshCollision::Exact`]).
+//!
+//! Each mesh is prepared once ([`TriMesh`]: face normals, the normal cones of its edges and
+//! vertices, a triangle tree). A pair is collided by querying the tree with the other shape's
+//! box (or by descending both trees, mesh against mesh) and, per candidate triangle, finding
+//! the closest features between the triangle and the other shape's *core* (sphere centre,
+//! capsule segment, box corners and edges, or the other mesh's triangle), then inflating by the
+//! core radius:
+//! - a core vertex against the triangle (face, edge or vertex region); a vertex behind the face
+//!   and inside its prism that is inside the mesh (sign against the pseudo-normal of its
+//!   nearest surface feature, found in the tree) penetrates by its distance to that nearest
+//!   surface point, along the nearest face's normal (or towards the nearest edge or vertex), so
+//!   the far side of a closed mesh never reports and depths are to the nearest surface;
+//! - a triangle vertex against a box (its closest box point, or its shallowest box face);
+//! - an edge of the triangle against an edge of the core: for two interior closest points the
+//!   normal is along the cross product of the edges, oriented out of the mesh edge, which finds
+//!   edge–edge penetration where no vertex is inside;
+//! - a capsule segment piercing the triangle: the face normal, the deeper endpoint's depth.
+//!
+//! **Normal cones.** A contact whose mesh-side feature is an edge or a vertex is kept only if
+//! its normal lies in that feature's normal cone (between the two face normals of an interior
+//! edge; making no acute angle with any edge at a vertex), and likewise for the other shape's
+//! feature (box corner or edge, the other mesh's edge or vertex). On a flat region the cone of
+//! an edge or vertex is the face normal alone, and a kept normal is set exactly to it: a shape
+//! sliding over a finely triangulated plane only ever gets the plane's normal (no ghost
+//! contacts on internal edges); a concave edge has an empty cone, so contacts there come from
+//! its faces.
+//!
+//! **Reduction.** All candidates of a pair are gathered in a deterministic order (tree order,
+//! then feature order) and reduced to at most [`MAX_MESH_CONTACTS`]: the deepest, then
+//! repeatedly the candidate farthest from those already kept (ties to the earliest).
+//!
+//! Conventions are those of [`crate::narrow`]: world coordinates, normal from geom 1 to geom 2,
+//! `dist` negative in penetration, `pos` midway between the two witness points, contacts
+//! reported when `dist <= margin`. Scratch buffers live in [`MeshScratch`]; steady-state calls
+//! do not allocate.
+//!
+//! Limits: without a volume (no signed distance field), a shape whose centre has passed
+//! through a surface gets no contact from it, and two meshes in deep penetration are
+//! separated only by the features near their surfaces.
+
+use std::cell::Cell;
+
+use glam::{DMat3, DVec3};
+
+use crate::model::GeomType;
+use crate::narrow::{PreContact, Shape};
+
+mod trimesh;
+
+pub use trimesh::{Node, TriMesh, TriMeshError};
+
+/// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
+pub const MAX_MESH_CONTACTS: usize = 4;
+
+/// Tolerance of the cone tests, on unit vectors.
+const CONE_EPS: f64 = 1e-7;
+
+/// Closest-point parameters closer than this to a segment end count as the end.
+const END_EPS: f64 = 1e-9;
+
+/// Reusable buffers of the exact mesh colliders.
+#[derive(Clone, Debug, Default)]
+pub struct MeshScratch {
+    stack: Vec<u32>,
+    tris: Vec<u32>,
+    pair_stack: Vec<(u32, u32)>,
+    cand: Vec<Cand>,
+    keep: Vec<usize>,
+    mind: Vec<f64>,
+    /// Nearest points of mesh 2's vertices on mesh 1, and of mesh 1's on mesh 2 (one call).
+    near12: Vec<Cell<Option<Near>>>,
+    near21: Vec<Cell<Option<Near>>>,
+}
+
+impl MeshScratch {
+    /// Empty buffers (they grow to the largest pair seen and are kept).
+    pub fn new() -> MeshScratch {
+        MeshScratch::default()
+    }
+}
+
+/// A candidate contact in the mesh frame: normal from the mesh to the other shape.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    dist: f64,
+    pos: DVec3,
+    normal: DVec3,
+}
+
+/// Where on a triangle a closest point lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feature {
+    Face,
+    /// Edge `k`: from corner `k` to corner `(k + 1) % 3`.
+    Edge(usize),
+    Vertex(usize),
+}
+
+/// The closest point of triangle `abc` to `p`, and the feature it lies on.
+fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, Feature) {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (a, Feature::Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (b, Feature::Vertex(1));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3)), Feature::Edge(0));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (c, Feature::Vertex(2));
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6)), Feature::Edge(2));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (b + (c - b) * w, Feature::Edge(1));
+    }
+    let den = 1.0 / (va + vb + vc);
+    (a + ab * (vb * den) + ac * (vc * den), Feature::Face)
+}
+
+/// Closest points of segments `p1q1` and `p2q2`: `(point on 1, point on 2, s, t)` with the
+/// points at parameters `s` and `t`; `None` for a zero-length segment.
+fn closest_segments(
+    p1: DVec3,
+    q1: DVec3,
+    p2: DVec3,
+    q2: DVec3,
+) -> Option<(DVec3, DVec3, f64, f64)> {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e) = (d1.length_squared(), d2.length_squared());
+    if a <= 0.0 || e <= 0.0 {
+        return None;
+    }
+    let (b, c, f) = (d1.dot(d2), d1.dot(r), d2.dot(r));
+    let den = a * e - b * b;
+    let mut s = if den > 1e-14 * a * e {
+        ((b * f - c * e) / den).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    Some((p1 + d1 * s, p2 + d2 * t, s, t))
+}
+
+impl TriMesh {
+    /// `u` if it lies in the normal cone of edge `k` of triangle `t` (snapped to the face
+    /// normal on a flat edge), else `None`.
+    fn edge_cone(&self, t: usize, k: usize, u: DVec3) -> Option<DVec3> {
+        let c = self.corners(t);
+        let e = (c[(k + 1) % 3] - c[k]).normalize();
+        let n1 = self.normal[t];
+        let t1 = e.cross(n1);
+        if u.dot(t1) < -CONE_EPS {
+            return None;
+        }
+        match self.neighbour[t][k] {
+            None => Some(u),
+            Some(n2) => {
+                let t2 = n2.cross(e);
+                if u.dot(t2) < -CONE_EPS || u.dot(n1 + n2) < -CONE_EPS {
+                    return None;
+                }
+                if n1.dot(n2) >= 1.0 - 1e-9 {
+                    Some(n1)
+                } else {
+                    Some(u)
+                }
+            }
+        }
+    }
+
+    /// `u` if it lies in the normal cone of vertex `v` (snapped to the common normal when the
+    /// triangles around `v` are coplanar), else `None`.
+    fn vertex_cone(&self, v: usize, u: DVec3) -> Option<DVec3> {
+        let p = self.vert[v];
+        for &w in self.vertex_neighbours(v) {
+            let e = self.vert[w as usize] - p;
+            if u.dot(e) > CONE_EPS * e.length() {
+                return None;
+            }
+        }
+        if u.dot(self.vnormal[v]) < -CONE_EPS {
+            return None;
+        }
+        Some(self.vflat[v].unwrap_or(u))
+    }
+}
+
+/// The other shape's core as the per-triangle tests see it, in the mesh frame.
+struct Core<'a> {
+    v: [DVec3; 8],
+    nv: usize,
+    e: [[u8; 2]; 12],
+    ne: usize,
+    r: f64,
+    centre: DVec3,
+    kind: CoreKind<'a>,
+    /// Per core vertex, its nearest point on the mesh once computed (see `TriMesh::nearest`).
+    near: NearCache<'a>,
+}
+
+/// Where a core keeps its vertices' nearest points: its own cells (primitives, one call), or
+/// cells shared by all triangles of the other mesh for one call, indexed by vertex id.
+#[allow(clippy::large_enum_variant)] // built once per call, on the stack
+enum NearCache<'a> {
+    Local([Cell<Option<Near>>; 8]),
+    Shared(&'a [Cell<Option<Near>>], [u32; 3]),
+}
+
+impl Core<'_> {
+    fn near_cell(&self, i: usize) -> &Cell<Option<Near>> {
+        match &self.near {
+            NearCache::Local(c) => &c[i],
+            NearCache::Shared(c, ids) => &c[ids[i] as usize],
+        }
+    }
+}
+
+/// `TriMesh::nearest`'s answer: distance, point, triangle, feature, inside.
+type Near = (f64, DVec3, usize, Feature, bool);
+
+/// A cached [`Near`], filled on first use.
+type NearCell = Cell<Option<Near>>;
+
+enum CoreKind<'a> {
+    Sphere,
+    Capsule,
+    /// Corner `i` has sign `+` along axis `k` when bit `k` of `i` is set.
+    Box {
+        axes: [DVec3; 3],
+        half: DVec3,
+    },
+    /// Triangle `t` of `mesh`; `(rot, off)` maps `mesh`'s frame into the frame of the tests.
+    Tri {
+        mesh: &'a TriMesh,
+        t: usize,
+        rot: DMat3,
+        off: DVec3,
+    },
+}
+
+impl Core<'_> {
+    /// Whether `u` (pointing out of the core) lies in the normal cone of core vertex `i`.
+    fn vertex_ok(&self, i: usize, u: DVec3) -> bool {
+        match &self.kind {
+            CoreKind::Sphere => true,
+            CoreKind::Capsule => u.dot(self.v[i] - self.v[1 - i]) >= -CONE_EPS,
+            CoreKind::Box { axes, .. } => (0..3).all(|k| {
+                let s = if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+                s * u.dot(axes[k]) >= -CONE_EPS
+            }),
+            CoreKind::Tri { mesh, t, rot, .. } => mesh
+                .vertex_cone(mesh.tri[*t][i] as usize, rot.transpose() * u)
+                .is_some(),
+        }
+    }
+
+    /// Whether core vertex `i`, found behind a face with normal `n`, points into it: a box
+    /// corner's diagonal or another mesh's vertex normal makes no acute angle with `n`; a
+    /// sphere's or capsule's centre is no more than its radius behind the face. This keeps the
+    /// far side of a closed mesh from reporting.
+    /// `a` is a point of the face's plane.
+    fn faces_into(&self, i: usize, a: DVec3, n: DVec3) -> bool {
+        match &self.kind {
+            CoreKind::Sphere | CoreKind::Capsule => (self.centre - a).dot(n) >= -self.r,
+            CoreKind::Box { axes, .. } => {
+                let s = |k: usize| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+                (axes[0] * s(0) + axes[1] * s(1) + axes[2] * s(2)).dot(n) <= CONE_EPS
+            }
+            CoreKind::Tri { mesh, t, rot, .. } => {
+                (*rot * mesh.vnormal[mesh.tri[*t][i] as usize]).dot(n) <= CONE_EPS
+            }
+        }
+    }
+
+    /// Whether `p` (frame of the tests) is inside the core's shape or within `tol` of it.
+    fn contains(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        match &self.kind {
+            CoreKind::Sphere | CoreKind::Capsule => true,
+            CoreKind::Box { axes, half } => {
+                let d = p - self.centre;
+                (0..3).all(|k| d.dot(axes[k]).abs() <= half[k] + tol)
+            }
+            CoreKind::Tri { mesh, rot, off, .. } => {
+                mesh.inside_or_near(rot.transpose() * (p - *off), tol, stack)
+            }
+        }
+    }
+
+    /// Whether `u` (pointing out of the core) lies in the normal cone of core edge `j`.
+    fn edge_ok(&self, j: usize, u: DVec3) -> bool {
+        match &self.kind {
+            CoreKind::Sphere | CoreKind::Capsule => true,
+            CoreKind::Box { axes, .. } => {
+                let [i0, i1] = self.e[j];
+                let along = (i0 ^ i1).trailing_zeros() as usize;
+                (0..3).filter(|&k| k != along).all(|k| {
+                    let s = if i0 >> k & 1 == 1 { 1.0 } else { -1.0 };
+                    s * u.dot(axes[k]) >= -CONE_EPS
+                })
+            }
+            CoreKind::Tri { mesh, t, rot, .. } => {
+                mesh.edge_cone(*t, j, rot.transpose() * u).is_some()
+            }
+        }
+    }
+}
+
+/// The 12 edges of a box core (corners differing in one bit).
+const BOX_EDGES: [[u8; 2]; 12] = [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+    [6, 7],
+    [0, 2],
+    [1, 3],
+    [4, 6],
+    [5, 7],
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+];
+
+/// Core of a sphere, capsule or box placed at `pos` with rotation `mat` (mesh frame).
+fn primitive_core(kind: GeomType, pos: DVec3, mat: DMat3, size: DVec3) -> Option<Core<'static>> {
+    let mut core = Core {
+        v: [pos; 8],
+        nv: 1,
+        e: [[0, 0]; 12],
+        ne: 0,
+        r: 0.0,
+        centre: pos,
+        kind: CoreKind::Sphere,
+        near: NearCache::Local(Default::default()),
+    };
+    match kind {
+        GeomType::Sphere => core.r = size.x,
+        GeomType::Capsule if size.y > 0.0 => {
+            let h = mat.z_axis * size.y;
+            core.v[0] = pos - h;
+            core.v[1] = pos + h;
+            core.nv = 2;
+            core.e[0] = [0, 1];
+            core.ne = 1;
+            core.r = size.x;
+            core.kind = CoreKind::Capsule;
+        }
+        GeomType::Capsule => core.r = size.x,
+        GeomType::Box => {
+            let axes = [mat.x_axis, mat.y_axis, mat.z_axis];
+            for (i, v) in core.v.iter_mut().enumerate() {
+                let s = |k: usize| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+                *v = pos
+                    + axes[0] * (s(0) * size.x)
+                    + axes[1] * (s(1) * size.y)
+                    + axes[2] * (s(2) * size.z);
+            }
+            core.nv = 8;
+            core.e = BOX_EDGES;
+            core.ne = 12;
+            core.kind = CoreKind::Box { axes, half: size };
+        }
+        _ => return None,
+    }
+    Some(core)
+}
+
+/// Appends the candidate contacts of triangle `t` of `mesh` against `core` (both in the mesh
+/// frame) with `dist <= margin`. `edges` adds the edge–edge pairs.
+#[allow(clippy::too_many_arguments)]
+fn triangle_core(
+    mesh: &TriMesh,
+    t: usize,
+    core: &Core,
+    margin: f64,
+    edges: bool,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
+    let corners = mesh.corners(t);
+    let [a, b, c] = corners;
+    let ids = mesh.tri[t];
+    let n = mesh.normal[t];
+    let r = core.r;
+    let mut push = |dist: f64, on_mesh: DVec3, on_core: DVec3, normal: DVec3| {
+        out.push(Cand {
+            dist,
+            pos: (on_mesh + on_core) * 0.5,
+            normal,
+        })
+    };
+    // core vertices against the triangle
+    for i in 0..core.nv {
+        let p = core.v[i];
+        let (q, feat) = closest_on_triangle(p, a, b, c);
+        let s = (p - a).dot(n);
+        if s < 0.0 && (feat != Feature::Face || core.faces_into(i, a, n)) {
+            // behind the plane: the depth is the distance to the nearest surface point (which
+            // may lie on another triangle), if the point is inside the mesh at all
+            let (depth, qn, tn, fnear, inside) = match core.near_cell(i).get() {
+                Some(near) => near,
+                None => {
+                    let near = mesh.nearest(p, stack);
+                    core.near_cell(i).set(Some(near));
+                    near
+                }
+            };
+            if !inside {
+                if feat == Feature::Face {
+                    continue;
+                }
+                // outside, beside this triangle: its edge or vertex may be the closest feature
+            } else {
+                let normal = match fnear {
+                    Feature::Face => Some(mesh.normal[tn]),
+                    _ if depth <= 0.0 => None,
+                    Feature::Edge(k) => {
+                        let u = (qn - p) / depth;
+                        Some(mesh.edge_cone(tn, k, u).unwrap_or(u))
+                    }
+                    Feature::Vertex(k) => {
+                        let u = (qn - p) / depth;
+                        Some(mesh.vertex_cone(mesh.tri[tn][k] as usize, u).unwrap_or(u))
+                    }
+                };
+                let Some(normal) = normal else { continue };
+                let dist = -depth - r;
+                if dist <= margin {
+                    push(dist, qn, p - normal * r, normal);
+                }
+                continue;
+            }
+        } else if s < 0.0 && feat == Feature::Face {
+            continue;
+        }
+        let d = p - q;
+        let l = d.length();
+        if l - r > margin {
+            continue;
+        }
+        let u = if l > 0.0 { d / l } else { n };
+        let normal = match feat {
+            Feature::Face => Some(n),
+            Feature::Edge(k) => mesh.edge_cone(t, k, u),
+            Feature::Vertex(k) => mesh.vertex_cone(ids[k] as usize, u),
+        };
+        let Some(normal) = normal else { continue };
+        if core.vertex_ok(i, -normal) {
+            push(l - r, q, p - normal * r, normal);
+        }
+    }
+    // triangle vertices against a box
+    if let CoreKind::Box { axes, half } = &core.kind {
+        let rot = DMat3::from_cols(axes[0], axes[1], axes[2]);
+        for k in 0..3 {
+            let v = corners[k];
+            let local = rot.transpose() * (v - core.centre);
+            let clamped = local.clamp(-*half, *half);
+            let (dist, on_box, u) = if clamped != local {
+                let qb = core.centre + rot * clamped;
+                let d = qb - v;
+                let l = d.length();
+                (l, qb, d / l)
+            } else {
+                let depth = *half - local.abs();
+                let j = if depth.x <= depth.y && depth.x <= depth.z {
+                    0
+                } else if depth.y <= depth.z {
+                    1
+                } else {
+                    2
+                };
+                let f = axes[j] * local[j].signum();
+                (-depth[j], v + f * depth[j], -f)
+            };
+            if dist > margin || !u.is_finite() {
+                continue;
+            }
+            if let Some(normal) = mesh.vertex_cone(ids[k] as usize, u) {
+                push(dist, v, on_box, normal);
+            }
+        }
+    }
+    // edges against core edges
+    let capsule = matches!(core.kind, CoreKind::Capsule);
+    if edges {
+        for k in 0..3 {
+            let (e0, e1) = (corners[k], corners[(k + 1) % 3]);
+            for j in 0..core.ne {
+                let [i0, i1] = core.e[j];
+                let (f0, f1) = (core.v[i0 as usize], core.v[i1 as usize]);
+                let Some((pa, pb, s, tt)) = closest_segments(e0, e1, f0, f1) else {
+                    continue;
+                };
+                let inner_a = s > END_EPS && s < 1.0 - END_EPS;
+                let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
+                // core vertices were handled above; mesh vertices against a box or another
+                // mesh's edges are handled by the vertex passes
+                if !inner_b || (!inner_a && !capsule) {
+                    continue;
+                }
+                let d = pb - pa;
+                let l = d.length();
+                let (dist, u) = if r > 0.0 && l > 0.0 {
+                    (l - r, d / l)
+                } else if inner_a {
+                    let cr = (e1 - e0).cross(f1 - f0);
+                    let cl = cr.length();
+                    if cl <= 1e-9 * (e1 - e0).length() * (f1 - f0).length() {
+                        continue;
+                    }
+                    let mut u = cr / cl;
+                    let t1 = (e1 - e0).cross(n);
+                    let hint = match mesh.neighbour[t][k] {
+                        Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+                        _ => t1 + n * 1e-3,
+                    };
+                    if u.dot(hint) < 0.0 {
+                        u = -u;
+                    }
+                    (d.dot(u) - r, u)
+                } else {
+                    continue;
+                };
+                if dist > margin {
+                    continue;
+                }
+                let normal = if inner_a {
+                    mesh.edge_cone(t, k, u)
+                } else {
+                    let v = if s <= END_EPS { k } else { (k + 1) % 3 };
+                    mesh.vertex_cone(ids[v] as usize, u)
+                };
+                let Some(normal) = normal else { continue };
+                if !core.edge_ok(j, -normal) {
+                    continue;
+                }
+                // a penetrating edge pair is real only if each witness is inside the other
+                // shape (away from convex shapes, crossed edges can be far apart)
+                if dist < 0.0 && r == 0.0 {
+                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
+                    if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
+                        continue;
+                    }
+                }
+                push(dist, pa, pb - normal * r, normal);
+            }
+        }
+    }
+    // a capsule segment piercing the triangle
+    if capsule {
+        let (p0, p1) = (core.v[0], core.v[1]);
+        let (s0, s1) = ((p0 - a).dot(n), (p1 - a).dot(n));
+        if (s0 < 0.0) != (s1 < 0.0) {
+            let x = p0 + (p1 - p0) * (s0 / (s0 - s1));
+            let (_, feat) = closest_on_triangle(x, a, b, c);
+            let (pe, se) = if s0 < s1 { (p0, s0) } else { (p1, s1) };
+            let dist = se - r;
+            if feat == Feature::Face && dist <= margin && (core.centre - x).dot(n) >= -r {
+                push(dist, pe - n * se, pe - n * r, n);
+            }
+        }
+    }
+}
+
+/// Reduces `cand` to at most [`MAX_MESH_CONTACTS`] (the deepest, then farthest-point
+/// sampling), mapped to the world by `(pos, mat)` with the normal negated when `flip`.
+fn reduce(
+    scratch: &mut MeshScratch,
+    pos: DVec3,
+    mat: &DMat3,
+    flip: bool,
+    out: &mut [PreContact],
+) -> usize {
+    let cand = &scratch.cand;
+    if cand.is_empty() {
+        return 0;
+    }
+    let keep = &mut scratch.keep;
+    let mind = &mut scratch.mind;
+    keep.clear();
+    let mut best = 0;
+    for (i, c) in cand.iter().enumerate() {
+        if c.dist < cand[best].dist {
+            best = i;
+        }
+    }
+    keep.push(best);
+    mind.clear();
+    mind.extend(cand.iter().map(|c| c.pos.distance_squared(cand[best].pos)));
+    let limit = MAX_MESH_CONTACTS.min(out.len());
+    while keep.len() < limit {
+        let mut far = 0;
+        for (i, &d) in mind.iter().enumerate() {
+            if d > mind[far] {
+                far = i;
+            }
+        }
+        // duplicates (within 1e-12 of a kept point) are not kept
+        if mind[far] <= 1e-24 {
+            break;
+        }
+        keep.push(far);
+        for (i, c) in cand.iter().enumerate() {
+            mind[i] = mind[i].min(c.pos.distance_squared(cand[far].pos));
+        }
+    }
+    let sign = if flip { -1.0 } else { 1.0 };
+    for (o, &i) in out.iter_mut().zip(keep.iter()) {
+        let c = &cand[i];
+        *o = PreContact {
+            dist: c.dist,
+            pos: pos + *mat * c.pos,
+            normal: (*mat * c.normal * sign).normalize(),
+            tangent: DVec3::ZERO,
+        };
+    }
+    keep.len()
+}
+
+/// Whether [`primitive_mesh`] handles geom type `kind` against a mesh.
+pub fn handles(kind: GeomType) -> bool {
+    matches!(kind, GeomType::Sphere | GeomType::Capsule | GeomType::Box)
+}
+
+/// A sphere, capsule or box (`prim`, geom 1, of type `kind`) against a mesh (`mesh_shape`
+/// places `mesh`, geom 2): contacts with normals from the primitive to the mesh, at most
+/// [`MAX_MESH_CONTACTS`]. Other types return 0 (see [`handles`]).
+pub fn primitive_mesh(
+    kind: GeomType,
+    prim: &Shape,
+    mesh_shape: &Shape,
+    mesh: &TriMesh,
+    margin: f64,
+    scratch: &mut MeshScratch,
+    out: &mut [PreContact],
+) -> usize {
+    let rt = mesh_shape.mat.transpose();
+    let Some(core) = primitive_core(
+        kind,
+        rt * (prim.pos - mesh_shape.pos),
+        rt * prim.mat,
+        prim.size,
+    ) else {
+        return 0;
+    };
+    let (mut lo, mut hi) = (core.v[0], core.v[0]);
+    for p in &core.v[..core.nv] {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    let grow = DVec3::splat(core.r + margin.max(0.0));
+    scratch.tris.clear();
+    mesh.query_box(lo - grow, hi + grow, &mut scratch.stack, &mut scratch.tris);
+    scratch.cand.clear();
+    for &t in &scratch.tris {
+        triangle_core(
+            mesh,
+            t as usize,
+            &core,
+            margin,
+            true,
+            &mut scratch.cand,
+            &mut scratch.stack,
+        );
+    }
+    reduce(scratch, mesh_shape.pos, &mesh_shape.mat, true, out)
+}
+
+/// Core of triangle `t` of `mesh`, mapped by `(rot, off)` into the frame of the tests, with
+/// `centre` the owning geom's centre in that frame.
+fn triangle_as_core<'a>(
+    mesh: &'a TriMesh,
+    t: usize,
+    rot: DMat3,
+    off: DVec3,
+    centre: DVec3,
+    cache: &'a [Cell<Option<Near>>],
+) -> Core<'a> {
+    let c = mesh.corners(t);
+    let mut v = [DVec3::ZERO; 8];
+    for k in 0..3 {
+        v[k] = rot * c[k] + off;
+    }
+    let mut e = [[0, 0]; 12];
+    e[0] = [0, 1];
+    e[1] = [1, 2];
+    e[2] = [2, 0];
+    Core {
+        v,
+        nv: 3,
+        e,
+        ne: 3,
+        r: 0.0,
+        centre,
+        kind: CoreKind::Tri { mesh, t, rot, off },
+        near: NearCache::Shared(cache, mesh.tri[t]),
+    }
+}
+
+/// Mesh (geom 1, placed by `s1`) against mesh (geom 2, placed by `s2`): the two triangle trees
+/// descended together, triangle pairs tested both ways (each one's vertices against the
+/// other's triangle) and edge against edge. Normals from mesh 1 to mesh 2, at most
+/// [`MAX_MESH_CONTACTS`] contacts.
+#[allow(clippy::too_many_arguments)]
+pub fn mesh_mesh(
+    s1: &Shape,
+    m1: &TriMesh,
+    s2: &Shape,
+    m2: &TriMesh,
+    margin: f64,
+    scratch: &mut MeshScratch,
+    out: &mut [PreContact],
+) -> usize {
+    // mesh 2's frame in mesh 1's: p1 = rot p2 + off
+    let rot = s1.mat.transpose() * s2.mat;
+    let off = s1.mat.transpose() * (s2.pos - s1.pos);
+    let (irot, ioff) = (rot.transpose(), -(rot.transpose() * off));
+    let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
+    let grow = DVec3::splat(margin.max(0.0));
+    scratch.cand.clear();
+    for (cache, n) in [
+        (&mut scratch.near12, m2.vert.len()),
+        (&mut scratch.near21, m1.vert.len()),
+    ] {
+        cache.clear();
+        cache.resize(n, Cell::new(None));
+    }
+    scratch.pair_stack.clear();
+    scratch.pair_stack.push((0, 0));
+    while let Some((i, j)) = scratch.pair_stack.pop() {
+        let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
+        let cb = rot * ((b.lo + b.hi) * 0.5) + off;
+        let hb = arot * ((b.hi - b.lo) * 0.5);
+        if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
+            continue;
+        }
+        match (a.count > 0, b.count > 0) {
+            (true, true) => {
+                let (sa, sb) = (a.first as usize, b.first as usize);
+                for &t1 in &m1.order[sa..sa + a.count as usize] {
+                    for &t2 in &m2.order[sb..sb + b.count as usize] {
+                        triangle_pair(
+                            m1,
+                            t1 as usize,
+                            m2,
+                            t2 as usize,
+                            (rot, off),
+                            (irot, ioff),
+                            margin,
+                            &mut scratch.cand,
+                            &mut scratch.stack,
+                            (&scratch.near12, &scratch.near21),
+                        );
+                    }
+                }
+            }
+            // descend the larger box (ties: mesh 1), children pushed in reverse so that the
+            // first child is visited first
+            (false, true) => {
+                scratch.pair_stack.push((a.first + 1, j));
+                scratch.pair_stack.push((a.first, j));
+            }
+            (true, false) => {
+                scratch.pair_stack.push((i, b.first + 1));
+                scratch.pair_stack.push((i, b.first));
+            }
+            (false, false) => {
+                if (a.hi - a.lo).length_squared() >= (b.hi - b.lo).length_squared() {
+                    scratch.pair_stack.push((a.first + 1, j));
+                    scratch.pair_stack.push((a.first, j));
+                } else {
+                    scratch.pair_stack.push((i, b.first + 1));
+                    scratch.pair_stack.push((i, b.first));
+                }
+            }
+        }
+    }
+    reduce(scratch, s1.pos, &s1.mat, false, out)
+}
+
+/// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2`, in mesh 1's frame;
+/// `fwd` maps mesh 2's frame into mesh 1's and `inv` back.
+#[allow(clippy::too_many_arguments)]
+fn triangle_pair(
+    m1: &TriMesh,
+    t1: usize,
+    m2: &TriMesh,
+    t2: usize,
+    fwd: (DMat3, DVec3),
+    inv: (DMat3, DVec3),
+    margin: f64,
+    cand: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+    (near12, near21): (&[NearCell], &[NearCell]),
+) {
+    // mesh 2's vertices against mesh 1's triangle, and the edge pairs
+    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
+    triangle_core(m1, t1, &core2, margin, true, cand, stack);
+    // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
+    let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
+    let start = cand.len();
+    triangle_core(m2, t2, &core1, margin, false, cand, stack);
+    for c in &mut cand[start..] {
+        c.pos = fwd.0 * c.pos + fwd.1;
+        c.normal = -(fwd.0 * c.normal);
+    }
+}

@@ -1,0 +1,377 @@
+//! A triangle mesh prepared for exact collision: face normals, edge neighbours, vertex
+//! neighbours (the normal cones of every feature) and a bounding-volume tree of triangles, all
+//! in the mesh frame and built once.
+
+use glam::DVec3;
+use thiserror::Error;
+
+/// Largest number of triangles in a tree leaf.
+const LEAF_SIZE: usize = 4;
+
+/// Why a triangle mesh could not be prepared.
+#[derive(Debug, Error, PartialEq)]
+pub enum TriMeshError {
+    /// A vertex coordinate is NaN or infinite.
+    #[error("mesh '{mesh}': vertex {vertex} is not finite")]
+    NonFiniteVertex {
+        /// Mesh name.
+        mesh: String,
+        /// Vertex index.
+        vertex: usize,
+    },
+    /// A face refers to a vertex that does not exist.
+    #[error("mesh '{mesh}': face {face} refers to vertex {vertex}, but the mesh has {nvert}")]
+    BadIndex {
+        /// Mesh name.
+        mesh: String,
+        /// Face index.
+        face: usize,
+        /// The out-of-range vertex index.
+        vertex: u32,
+        /// Number of vertices.
+        nvert: usize,
+    },
+    /// The mesh has no triangle with a non-zero area.
+    #[error("mesh '{mesh}' has no triangle with a non-zero area")]
+    Empty {
+        /// Mesh name.
+        mesh: String,
+    },
+}
+
+/// A node of the triangle tree: an axis-aligned box in the mesh frame and either two children
+/// or a run of triangles (`order[first..first + count]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    /// Lower corner of the box.
+    pub lo: DVec3,
+    /// Upper corner of the box.
+    pub hi: DVec3,
+    /// First child (inner node) or first entry of [`TriMesh::order`] (leaf).
+    pub first: u32,
+    /// Number of triangles (leaf), or 0 for an inner node whose children are `first` and
+    /// `first + 1`.
+    pub count: u32,
+}
+
+/// A triangle mesh with its normal cones and triangle tree, in the mesh frame.
+///
+/// Conventions: triangles are counter-clockwise seen from outside (normal `(b-a)×(c-a)`,
+/// normalised); edge `k` of a triangle runs from its vertex `k` to vertex `(k+1) % 3`.
+/// Degenerate (zero-area) triangles are dropped. An edge shared by exactly two kept triangles
+/// is interior (its cone spans the two face normals); any other edge is a boundary edge (its
+/// cone is the half-space beyond it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TriMesh {
+    /// Vertices.
+    pub vert: Vec<DVec3>,
+    /// Kept triangles (vertex indices).
+    pub tri: Vec<[u32; 3]>,
+    /// Unit outward normal per triangle.
+    pub normal: Vec<DVec3>,
+    /// Per triangle and edge: the normal of the triangle across that edge, or `None` for a
+    /// boundary edge.
+    pub neighbour: Vec<[Option<DVec3>; 3]>,
+    /// Vertex neighbours: `vnbr[vnbr_start[v]..vnbr_start[v + 1]]` are the vertices joined to
+    /// `v` by an edge.
+    pub vnbr_start: Vec<u32>,
+    /// Flattened vertex neighbour lists.
+    pub vnbr: Vec<u32>,
+    /// Sum of the unit normals of the triangles around each vertex (zero for unused vertices).
+    pub vnormal: Vec<DVec3>,
+    /// The common normal of all triangles around a vertex when they are coplanar.
+    pub vflat: Vec<Option<DVec3>>,
+    /// Triangle tree; node 0 is the root.
+    pub nodes: Vec<Node>,
+    /// Triangle indices in leaf order.
+    pub order: Vec<u32>,
+}
+
+/// Two unit normals closer than this in `1 - cos` are treated as coplanar.
+const FLAT_COS: f64 = 1e-9;
+
+impl TriMesh {
+    /// Prepares `face` over `vert`; `name` is used in errors.
+    pub fn new(name: &str, vert: &[DVec3], face: &[[u32; 3]]) -> Result<TriMesh, TriMeshError> {
+        for (i, v) in vert.iter().enumerate() {
+            if !v.is_finite() {
+                return Err(TriMeshError::NonFiniteVertex {
+                    mesh: name.to_string(),
+                    vertex: i,
+                });
+            }
+        }
+        let mut tri = Vec::with_capacity(face.len());
+        let mut normal = Vec::with_capacity(face.len());
+        for (f, t) in face.iter().enumerate() {
+            for &i in t {
+                if i as usize >= vert.len() {
+                    return Err(TriMeshError::BadIndex {
+                        mesh: name.to_string(),
+                        face: f,
+                        vertex: i,
+                        nvert: vert.len(),
+                    });
+                }
+            }
+            let [a, b, c] = t.map(|i| vert[i as usize]);
+            let n = (b - a).cross(c - a);
+            let scale = (b - a).length_squared().max((c - a).length_squared());
+            if n.length_squared() <= 1e-24 * scale * scale || scale == 0.0 {
+                continue;
+            }
+            tri.push(*t);
+            normal.push(n.normalize());
+        }
+        if tri.is_empty() {
+            return Err(TriMeshError::Empty {
+                mesh: name.to_string(),
+            });
+        }
+        // edge neighbours: sort directed edges by their undirected key
+        let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(3 * tri.len());
+        for (f, t) in tri.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                edges.push((a.min(b), a.max(b), f as u32, k as u8));
+            }
+        }
+        edges.sort_unstable();
+        let mut neighbour = vec![[None; 3]; tri.len()];
+        let mut i = 0;
+        while i < edges.len() {
+            let mut j = i + 1;
+            while j < edges.len() && edges[j].0 == edges[i].0 && edges[j].1 == edges[i].1 {
+                j += 1;
+            }
+            if j - i == 2 {
+                let (f1, k1) = (edges[i].2 as usize, edges[i].3 as usize);
+                let (f2, k2) = (edges[i + 1].2 as usize, edges[i + 1].3 as usize);
+                neighbour[f1][k1] = Some(normal[f2]);
+                neighbour[f2][k2] = Some(normal[f1]);
+            }
+            i = j;
+        }
+        // vertex neighbours (unique edges) and normal sums
+        let nv = vert.len();
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(2 * edges.len());
+        for &(a, b, _, _) in &edges {
+            pairs.push((a, b));
+            pairs.push((b, a));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut vnbr_start = vec![0u32; nv + 1];
+        for &(a, _) in &pairs {
+            vnbr_start[a as usize + 1] += 1;
+        }
+        for v in 0..nv {
+            vnbr_start[v + 1] += vnbr_start[v];
+        }
+        let vnbr = pairs.iter().map(|&(_, b)| b).collect();
+        let mut vnormal = vec![DVec3::ZERO; nv];
+        let mut vfirst: Vec<Option<DVec3>> = vec![None; nv];
+        let mut vflat_ok = vec![true; nv];
+        for (t, n) in tri.iter().zip(&normal) {
+            for &v in t {
+                let v = v as usize;
+                vnormal[v] += *n;
+                match vfirst[v] {
+                    None => vfirst[v] = Some(*n),
+                    Some(m) => vflat_ok[v] &= m.dot(*n) >= 1.0 - FLAT_COS,
+                }
+            }
+        }
+        let vflat = vfirst
+            .iter()
+            .zip(&vflat_ok)
+            .map(|(n, &ok)| n.filter(|_| ok))
+            .collect();
+        let mut mesh = TriMesh {
+            vert: vert.to_vec(),
+            tri,
+            normal,
+            neighbour,
+            vnbr_start,
+            vnbr,
+            vnormal,
+            vflat,
+            nodes: Vec::new(),
+            order: Vec::new(),
+        };
+        mesh.build_tree();
+        Ok(mesh)
+    }
+
+    /// Prepares a compiled [`crate::Mesh`].
+    pub fn from_mesh(mesh: &crate::Mesh) -> Result<TriMesh, TriMeshError> {
+        TriMesh::new(&mesh.name, &mesh.vert, &mesh.face)
+    }
+
+    /// Number of kept triangles.
+    pub fn ntri(&self) -> usize {
+        self.tri.len()
+    }
+
+    /// The three corners of triangle `t`.
+    #[inline]
+    pub fn corners(&self, t: usize) -> [DVec3; 3] {
+        self.tri[t].map(|i| self.vert[i as usize])
+    }
+
+    /// Neighbours of vertex `v`.
+    #[inline]
+    pub fn vertex_neighbours(&self, v: usize) -> &[u32] {
+        &self.vnbr[self.vnbr_start[v] as usize..self.vnbr_start[v + 1] as usize]
+    }
+
+    fn build_tree(&mut self) {
+        let cent: Vec<DVec3> = (0..self.tri.len())
+            .map(|t| {
+                let [a, b, c] = self.corners(t);
+                (a + b + c) / 3.0
+            })
+            .collect();
+        self.order = (0..self.tri.len() as u32).collect();
+        self.nodes.clear();
+        self.nodes.push(Node {
+            lo: DVec3::ZERO,
+            hi: DVec3::ZERO,
+            first: 0,
+            count: 0,
+        });
+        // explicit work list: (node, start, end)
+        let mut work = vec![(0usize, 0usize, self.tri.len())];
+        while let Some((node, s, e)) = work.pop() {
+            let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(-f64::INFINITY));
+            let (mut clo, mut chi) = (lo, hi);
+            for &t in &self.order[s..e] {
+                for p in self.corners(t as usize) {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+                clo = clo.min(cent[t as usize]);
+                chi = chi.max(cent[t as usize]);
+            }
+            self.nodes[node].lo = lo;
+            self.nodes[node].hi = hi;
+            if e - s <= LEAF_SIZE {
+                self.nodes[node].first = s as u32;
+                self.nodes[node].count = (e - s) as u32;
+                continue;
+            }
+            let ext = chi - clo;
+            let axis = if ext.x >= ext.y && ext.x >= ext.z {
+                0
+            } else if ext.y >= ext.z {
+                1
+            } else {
+                2
+            };
+            let mid = (s + e) / 2;
+            // median split; ties broken by triangle index, so the tree is deterministic
+            self.order[s..e].select_nth_unstable_by(mid - s, |&a, &b| {
+                cent[a as usize][axis]
+                    .total_cmp(&cent[b as usize][axis])
+                    .then(a.cmp(&b))
+            });
+            let child = self.nodes.len();
+            for _ in 0..2 {
+                self.nodes.push(Node {
+                    lo: DVec3::ZERO,
+                    hi: DVec3::ZERO,
+                    first: 0,
+                    count: 0,
+                });
+            }
+            self.nodes[node].first = child as u32;
+            self.nodes[node].count = 0;
+            work.push((child + 1, mid, e));
+            work.push((child, s, mid));
+        }
+    }
+
+    /// Appends to `out` the triangles whose boxes overlap the box `[lo, hi]` (mesh frame), in
+    /// tree order; `stack` is scratch.
+    pub fn query_box(&self, lo: DVec3, hi: DVec3, stack: &mut Vec<u32>, out: &mut Vec<u32>) {
+        stack.clear();
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.lo.cmpgt(hi).any() || n.hi.cmplt(lo).any() {
+                continue;
+            }
+            if n.count > 0 {
+                let s = n.first as usize;
+                out.extend_from_slice(&self.order[s..s + n.count as usize]);
+            } else {
+                stack.push(n.first + 1);
+                stack.push(n.first);
+            }
+        }
+    }
+
+    /// The closest surface point of `p` (mesh frame): `(distance, point, triangle, feature,
+    /// inside)`, `inside` from the sign of `p` against the pseudo-normal of the closest feature
+    /// (face normal; summed face normals at an edge or vertex). Found by a pruned descent of the
+    /// tree; `stack` is scratch. Exact for closed meshes; on open meshes, points behind a face
+    /// count as inside.
+    pub(super) fn nearest(
+        &self,
+        p: DVec3,
+        stack: &mut Vec<u32>,
+    ) -> (f64, DVec3, usize, super::Feature, bool) {
+        let mut best = (f64::INFINITY, p, 0, super::Feature::Face, false);
+        stack.clear();
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            let gap = (n.lo - p).max(p - n.hi).max(DVec3::ZERO);
+            if gap.length_squared() >= best.0 {
+                continue;
+            }
+            if n.count > 0 {
+                let s = n.first as usize;
+                for &t in &self.order[s..s + n.count as usize] {
+                    let t = t as usize;
+                    let [a, b, c] = self.corners(t);
+                    let (q, feat) = super::closest_on_triangle(p, a, b, c);
+                    let d2 = p.distance_squared(q);
+                    if d2 < best.0 {
+                        let pseudo = match feat {
+                            super::Feature::Face => self.normal[t],
+                            super::Feature::Edge(k) => {
+                                self.normal[t] + self.neighbour[t][k].unwrap_or(self.normal[t])
+                            }
+                            super::Feature::Vertex(k) => self.vnormal[self.tri[t][k] as usize],
+                        };
+                        best = (d2, q, t, feat, (p - q).dot(pseudo) < 0.0);
+                    }
+                }
+            } else {
+                // the nearer child is visited first, so that the bound tightens early
+                let gap2 = |c: u32| {
+                    let m = &self.nodes[c as usize];
+                    (m.lo - p).max(p - m.hi).max(DVec3::ZERO).length_squared()
+                };
+                let (a, b) = (n.first, n.first + 1);
+                if gap2(a) <= gap2(b) {
+                    stack.push(b);
+                    stack.push(a);
+                } else {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        best.0 = best.0.sqrt();
+        best
+    }
+
+    /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface (see
+    /// [`TriMesh::nearest`]); `stack` is scratch.
+    pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        let (d, _, _, _, inside) = self.nearest(p, stack);
+        d <= tol || inside
+    }
+}
