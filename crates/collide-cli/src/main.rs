@@ -588,6 +588,7 @@ fn demo() -> Result<(), String> {
                 .map(|q0| q0 + 0.04 * k as f64 * next())
                 .collect(),
             mocap: None,
+            body_awake: None,
         })
         .collect();
     let poses = all_poses(&model, &states)?;
