@@ -125,6 +125,7 @@ fn check_finite(
 
 /// A child frame (`pos`, `quat` in the parent) in world coordinates, copying the parent's
 /// frame where `same` says they coincide (MuJoCo's `mj_local2Global`).
+#[inline(always)]
 fn local_to_global(
     ppos: DVec3,
     pquat: DQuat,
