@@ -4,9 +4,7 @@
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
-use crate::math::{
-    axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat,
-};
+use crate::math::{axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz};
 use crate::model::{JointType, Model, SameFrame};
 
 /// Why a configuration was rejected.
@@ -98,18 +96,36 @@ impl Poses {
     }
 }
 
+/// Whether `q` is exactly the identity (then `quat_to_mat(q)` is exactly the identity and
+/// `rot_vec_quat` returns its vector unchanged).
+#[inline(always)]
+fn is_identity(q: DQuat) -> bool {
+    q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0
+}
+
+/// `rot_vec_quat(v, q)`, bit for bit, computing `q`'s matrix only once into `mat` (which must
+/// be `None` or `quat_to_mat(q)`).
+#[inline(always)]
+fn rot_cached(v: DVec3, q: DQuat, mat: &mut Option<DMat3>) -> DVec3 {
+    if is_identity(q) {
+        return v;
+    }
+    *mat.get_or_insert_with(|| quat_to_mat(q)) * v
+}
+
 fn check_finite(
     what: &'static str,
-    values: impl Iterator<Item = f64>,
+    mut values: impl Iterator<Item = f64>,
 ) -> Result<(), KinematicsError> {
-    match values.enumerate().find(|(_, v)| !v.is_finite()) {
-        Some((index, _)) => Err(KinematicsError::NotFinite { what, index }),
+    match values.position(|v| !v.is_finite()) {
+        Some(index) => Err(KinematicsError::NotFinite { what, index }),
         None => Ok(()),
     }
 }
 
 /// A child frame (`pos`, `quat` in the parent) in world coordinates, copying the parent's
 /// frame where `same` says they coincide (MuJoCo's `mj_local2Global`).
+#[inline(always)]
 fn local_to_global(
     ppos: DVec3,
     pquat: DQuat,
@@ -176,78 +192,110 @@ fn bodies_and_geoms(
     out.xipos[0] = DVec3::ZERO;
     out.ximat[0] = DMat3::IDENTITY;
 
-    for b in 1..model.nbody() {
-        let parent = model.body_parentid[b];
+    // every per-body array sliced to `nbody` once, so the loop indexes them unchecked by `b`
+    let nb = model.nbody();
+    let body_parentid = &model.body_parentid[..nb];
+    let body_mocapid = &model.body_mocapid[..nb];
+    let body_pos = &model.body_pos[..nb];
+    let body_quat = &model.body_quat[..nb];
+    let body_jntadr = &model.body_jntadr[..nb];
+    let body_jntnum = &model.body_jntnum[..nb];
+    let body_ipos = &model.body_ipos[..nb];
+    let body_iquat = &model.body_iquat[..nb];
+    let body_sameframe = &model.body_sameframe[..nb];
+    let xpos = &mut out.xpos[..nb];
+    let xquat = &mut out.xquat[..nb];
+    let xmat = &mut out.xmat[..nb];
+    let xipos = &mut out.xipos[..nb];
+    let ximat = &mut out.ximat[..nb];
+    for b in 1..nb {
+        let parent = body_parentid[b];
         let (mut pos, mut quat);
-        if let Some(m) = model.body_mocapid[b] {
+        // the rotation matrix of `quat`, once computed (each rotation of a vector by `quat`
+        // is `quat_to_mat(quat) * v`, as in `rot_vec_quat`: computing the matrix once per
+        // quaternion gives the same bits)
+        let mut mat: Option<DMat3> = None;
+        if let Some(m) = body_mocapid[b] {
             // mocap bodies are children of the world
             let (p, q) = match mocap {
                 Some((mp, mq)) => (mp[m], mq[m]),
-                None => (model.body_pos[b], model.body_quat[b]),
+                None => (body_pos[b], body_quat[b]),
             };
             pos = p;
             quat = normalize_quat(q);
         } else {
-            pos = out.xpos[parent] + rot_vec_quat(model.body_pos[b], out.xquat[parent]);
-            quat = mul_quat(out.xquat[parent], model.body_quat[b]);
+            let (ppos, pquat) = (xpos[parent], xquat[parent]);
+            // the parent's matrix is `quat_to_mat(pquat)`
+            let offset = if is_identity(pquat) {
+                body_pos[b]
+            } else {
+                xmat[parent] * body_pos[b]
+            };
+            pos = ppos + offset;
+            quat = mul_quat(pquat, body_quat[b]);
         }
 
-        let jadr = model.body_jntadr[b];
-        for j in jadr..jadr + model.body_jntnum[b] {
-            let qa = model.jnt_qposadr[j];
-            match model.jnt_type[j] {
+        let joints = body_jntadr[b]..body_jntadr[b] + body_jntnum[b];
+        let jnt = model.jnt_type[joints.clone()]
+            .iter()
+            .zip(&model.jnt_qposadr[joints.clone()])
+            .zip(&model.jnt_pos[joints.clone()])
+            .zip(&model.jnt_axis[joints]);
+        for (((&jtype, &qa), &jpos), &jaxis) in jnt {
+            match jtype {
                 JointType::Free => {
-                    pos = DVec3::new(qpos[qa], qpos[qa + 1], qpos[qa + 2]);
-                    quat = normalize_quat(quat_wxyz(
-                        qpos[qa + 3],
-                        qpos[qa + 4],
-                        qpos[qa + 5],
-                        qpos[qa + 6],
-                    ));
+                    let q = &qpos[qa..qa + 7];
+                    pos = DVec3::new(q[0], q[1], q[2]);
+                    quat = normalize_quat(quat_wxyz(q[3], q[4], q[5], q[6]));
+                    mat = None;
                 }
                 JointType::Ball | JointType::Hinge => {
-                    let anchor = rot_vec_quat(model.jnt_pos[j], quat) + pos;
-                    let local = if model.jnt_type[j] == JointType::Ball {
-                        normalize_quat(quat_wxyz(
-                            qpos[qa],
-                            qpos[qa + 1],
-                            qpos[qa + 2],
-                            qpos[qa + 3],
-                        ))
+                    let anchor = rot_cached(jpos, quat, &mut mat) + pos;
+                    let local = if jtype == JointType::Ball {
+                        let q = &qpos[qa..qa + 4];
+                        normalize_quat(quat_wxyz(q[0], q[1], q[2], q[3]))
                     } else {
-                        axis_angle_quat(model.jnt_axis[j], qpos[qa] - model.qpos0[qa])
+                        axis_angle_quat(jaxis, qpos[qa] - model.qpos0[qa])
                     };
                     quat = mul_quat(quat, local);
-                    pos = anchor - rot_vec_quat(model.jnt_pos[j], quat);
+                    mat = None;
+                    pos = anchor - rot_cached(jpos, quat, &mut mat);
                 }
                 JointType::Slide => {
-                    let axis = rot_vec_quat(model.jnt_axis[j], quat);
+                    let axis = rot_cached(jaxis, quat, &mut mat);
                     pos += axis * (qpos[qa] - model.qpos0[qa]);
                 }
             }
         }
 
-        quat = normalize_quat(quat);
-        let mat = quat_to_mat(quat);
-        out.xpos[b] = pos;
-        out.xquat[b] = quat;
-        out.xmat[b] = mat;
+        let normalized = normalize_quat(quat);
+        if normalized.to_array().map(f64::to_bits) != quat.to_array().map(f64::to_bits) {
+            mat = None;
+        }
+        quat = normalized;
+        let mat = match mat {
+            Some(m) => m,
+            None => quat_to_mat(quat),
+        };
+        xpos[b] = pos;
+        xquat[b] = quat;
+        xmat[b] = mat;
         if inertial {
             let (ipos, imat) = local_to_global(
                 pos,
                 quat,
                 &mat,
-                model.body_ipos[b],
-                model.body_iquat[b],
-                model.body_sameframe[b],
+                body_ipos[b],
+                body_iquat[b],
+                body_sameframe[b],
             );
-            out.xipos[b] = ipos;
-            out.ximat[b] = imat;
+            xipos[b] = ipos;
+            ximat[b] = imat;
         }
     }
 
     if geoms {
-        geom_poses(model, 0..model.ngeom(), out);
+        all_geom_poses(model, out);
     }
     Ok(())
 }
@@ -274,7 +322,7 @@ pub fn forward_kinematics_geoms(
         });
     bodies_and_geoms(model, qpos, mocap, out, false, inertial)?;
     if resized {
-        geom_poses(model, 0..model.ngeom(), out);
+        all_geom_poses(model, out);
     } else {
         geom_poses(model, geoms.iter().copied(), out);
     }
@@ -300,5 +348,31 @@ fn geom_poses(model: &Model, geoms: impl Iterator<Item = usize>, out: &mut Poses
         };
         out.geom_xpos[g] = p;
         out.geom_xmat[g] = m;
+    }
+}
+
+/// [`geom_poses`] of every geom, iterating the per-geom arrays together (no index checks).
+fn all_geom_poses(model: &Model, out: &mut Poses) {
+    let ng = model.ngeom();
+    let Poses {
+        xpos,
+        xquat,
+        xmat,
+        xipos,
+        ximat,
+        geom_xpos,
+        geom_xmat,
+    } = out;
+    let geoms = model.geom_bodyid[..ng]
+        .iter()
+        .zip(&model.geom_sameframe[..ng])
+        .zip(model.geom_pos[..ng].iter().zip(&model.geom_quat[..ng]))
+        .zip(geom_xpos[..ng].iter_mut().zip(&mut geom_xmat[..ng]));
+    for (((&b, &same), (&gpos, &gquat)), (p, m)) in geoms {
+        (*p, *m) = match same {
+            SameFrame::Inertia => (xipos[b], ximat[b]),
+            SameFrame::InertiaRot => (xpos[b] + xmat[b] * gpos, ximat[b]),
+            other => local_to_global(xpos[b], xquat[b], &xmat[b], gpos, gquat, other),
+        };
     }
 }

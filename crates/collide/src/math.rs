@@ -53,6 +53,7 @@ pub fn normalize_quat(q: DQuat) -> DQuat {
 }
 
 /// Rotation matrix of a unit quaternion, with MuJoCo's `mju_quat2Mat` formula.
+#[inline]
 pub fn quat_to_mat(q: DQuat) -> DMat3 {
     if q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0 {
         return DMat3::IDENTITY;
