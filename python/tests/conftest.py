@@ -20,13 +20,16 @@ def corpus_path(entry: dict[str, Any]) -> Path:
 
 
 def corpus_states(entry: dict[str, Any]) -> dict[str, np.ndarray]:
-    """The recorded states of a corpus model: qpos (n, nq), and mocap arrays if any."""
+    """The recorded states of a corpus model: qpos (n, nq), and mocap and body_awake arrays if
+    any."""
     name = Path(entry["fixture"]).name
     states = json.loads((CONF / "states" / name).read_text())["states"]
     out = {"qpos": np.array([s["qpos"] for s in states], dtype=np.float64)}
     if "mocap_pos" in states[0]:
         out["mocap_pos"] = np.array([s["mocap_pos"] for s in states], dtype=np.float64)
         out["mocap_quat"] = np.array([s["mocap_quat"] for s in states], dtype=np.float64)
+    if "body_awake" in states[0]:
+        out["body_awake"] = np.array([s["body_awake"] for s in states], dtype=np.int32)
     return out
 
 
