@@ -924,22 +924,35 @@ impl PyCollider {
             let pose_of = |s: &mut [f64], k: usize, w: usize| -> Option<std::ops::Range<usize>> {
                 (!s.is_empty()).then(|| k * w..(k + 1) * w)
             };
+            type Task<'t> = (
+                usize,
+                (
+                    (&'t mut Worker, &'t mut [Vec<Contact>]),
+                    (&'t mut [f64], &'t mut [f64]),
+                ),
+            );
+            let run = |(c, ((w, ls), (ps, ms))): Task<'_>| -> Result<(), (usize, String)> {
+                for (k, list) in ls.iter_mut().enumerate() {
+                    let i = c * chunk + k;
+                    let rp = pose_of(ps, k, ng * 3);
+                    let rm = pose_of(ms, k, ng * 9);
+                    run_world(
+                        w,
+                        m,
+                        mocap_body,
+                        inputs,
+                        i,
+                        list,
+                        rp.map(|r| &mut ps[r]),
+                        rm.map(|r| &mut ms[r]),
+                    )
+                    .map_err(|e| (i, e))?;
+                }
+                Ok(())
+            };
             if inline {
                 if let Some(w) = workers.first_mut() {
-                    for (i, list) in lists.iter_mut().enumerate() {
-                        let rp = pose_of(xp, i, ng * 3);
-                        let rm = pose_of(xm, i, ng * 9);
-                        run_world(
-                            w,
-                            m,
-                            mocap_body,
-                            inputs,
-                            i,
-                            list,
-                            rp.map(|r| &mut xp[r]),
-                            rm.map(|r| &mut xm[r]),
-                        )?;
-                    }
+                    run((0, ((w, &mut *lists), (&mut *xp, &mut *xm)))).map_err(|(_, e)| e)?;
                 }
             } else {
                 let nchunks = nbatch.div_ceil(chunk);
@@ -961,32 +974,6 @@ impl PyCollider {
                     .zip(pchunks.into_iter().zip(mchunks))
                     .enumerate()
                     .collect();
-                type Task<'t> = (
-                    usize,
-                    (
-                        (&'t mut Worker, &'t mut [Vec<Contact>]),
-                        (&'t mut [f64], &'t mut [f64]),
-                    ),
-                );
-                let run = |(c, ((w, ls), (ps, ms))): Task<'_>| -> Result<(), (usize, String)> {
-                    for (k, list) in ls.iter_mut().enumerate() {
-                        let i = c * chunk + k;
-                        let rp = pose_of(ps, k, ng * 3);
-                        let rm = pose_of(ms, k, ng * 9);
-                        run_world(
-                            w,
-                            m,
-                            mocap_body,
-                            inputs,
-                            i,
-                            list,
-                            rp.map(|r| &mut ps[r]),
-                            rm.map(|r| &mut ms[r]),
-                        )
-                        .map_err(|e| (i, e))?;
-                    }
-                    Ok(())
-                };
                 let results: Vec<Result<(), (usize, String)>> = match pool {
                     Some(pool) => pool.install(|| tasks.into_par_iter().map(run).collect()),
                     None => tasks.into_iter().map(run).collect(),
