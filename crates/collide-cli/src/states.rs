@@ -126,9 +126,8 @@ pub fn parse_state(v: &Value, index: usize) -> Result<State, String> {
 /// Detects the contacts of one independent state with MuJoCo's sleep semantics: `asleep`
 /// (from [`State::asleep_flags`]) marks sleeping bodies, `None` wakes every body.
 ///
-/// The collider keeps a sleeping body's broad-phase box from its previous call, which is right
-/// for consecutive simulation steps but not for unrelated states, so with sleeping bodies the
-/// boxes are first refreshed at these poses by an all-awake pass.
+/// `Collider::set_asleep` forgets the boxes kept from earlier calls, so the sleeping bodies'
+/// boxes are computed at these poses, not carried over from an unrelated state.
 pub fn detect_state(
     collider: &mut Collider,
     poses: &Poses,
@@ -137,8 +136,6 @@ pub fn detect_state(
 ) -> Stats {
     match asleep {
         Some(flags) if flags.iter().any(|&s| s) => {
-            collider.set_asleep(&[]);
-            collider.detect(poses, out);
             collider.set_asleep(flags);
             let stats = collider.detect(poses, out);
             collider.set_asleep(&[]);
