@@ -15,7 +15,7 @@ use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
-use crate::mesh_builtin::builtin_mesh;
+use crate::mesh_builtin::{builtin_inertia, builtin_mesh};
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
@@ -533,6 +533,9 @@ impl<'r> Builder<'r> {
                 return Err(a.err("maxhullvert must be -1 or at least 4"));
             }
             settings.maxhullvert = usize::try_from(n).ok();
+        }
+        if let Some(kind) = builtin {
+            settings.inertia = builtin_inertia(kind, !raw.face.is_empty(), settings.inertia);
         }
         let full = format!("{prefix}{name}");
         let source = raw.vert.clone();
