@@ -88,3 +88,55 @@ fn included_file_with_mujocoinclude_root_is_accepted() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(m.unwrap().ngeom(), 1);
 }
+
+#[test]
+fn adroit_hammer_board_class_keeps_the_main_defaults_of_its_time() {
+    // gymnasium-robotics' Adroit hammer defines class "board" before including the file whose
+    // top-level <default> sets geom margin 0.0005: MuJoCo copies a class from its parent when
+    // the class is parsed, so "board" keeps margin 0 (and body_margin of the nail board is 0).
+    // A class's own elements are read before its nested classes. MuJoCo 4.0.0: a 0.002/0,
+    // b 0.0005/0.0001, c 0.0005/0.0001 (margin/gap).
+    let m = load_str(
+        r#"<mujoco>
+          <default>
+            <default class="board"><geom type="box" size=".1 .1 .1"/></default>
+            <geom margin="0.002"/>
+          </default>
+          <default>
+            <geom margin="0.0005" gap="0.0001"/>
+            <default class="late"><geom type="box" size=".1 .1 .1"/></default>
+          </default>
+          <worldbody>
+            <geom name="a" class="board"/>
+            <geom name="b" class="late"/>
+            <geom name="c" size=".1"/>
+          </worldbody>
+        </mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    let got: Vec<(f64, f64)> = (0..3).map(|g| (m.geom_margin[g], m.geom_gap[g])).collect();
+    assert_eq!(got, [(0.002, 0.0), (0.0005, 0.0001), (0.0005, 0.0001)]);
+    assert_eq!(m.geom_type[0], collide::GeomType::Box);
+}
+
+#[test]
+fn repeated_element_in_one_default_class_is_an_error_and_main_classes_merge() {
+    // MuJoCo 4.0.0 refuses two <geom> in one class ("unique element 'geom' found 2 times"),
+    // and merges two top-level <default> sections, the later value winning (margin 0.3).
+    let e = load_str(
+        r#"<mujoco><default><geom margin="0.1"/><geom margin="0.3"/></default>
+        <worldbody><geom size=".1"/></worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("repeated"), "{e}");
+    let m = load_str(
+        r#"<mujoco><default><geom margin="0.1"/></default><default><geom margin="0.3"/></default>
+        <worldbody><geom size=".1"/></worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert_eq!(m.geom_margin[0], 0.3);
+}
