@@ -57,6 +57,55 @@ fn geomless_body_keeps_its_frame_as_inertial_frame() {
 }
 
 #[test]
+fn body_with_only_massless_geoms_keeps_its_frame_as_inertial_frame() {
+    // MuJoCo 4.0.0: geoms with mass="0" (e.g. visual-only geoms of a static body) give the
+    // same inertial frame as no geoms: body pos "1 1 0", euler "0 0 30" gives ipos (1,1,0),
+    // iquat (cos15°,0,0,sin15°), mass 0.
+    let m = load_str(
+        r#"<mujoco><worldbody><body pos="1 1 0" euler="0 0 30">
+        <geom size=".1" pos="0 0 .3" mass="0"/><geom size=".1" pos=".2 0 0" mass="0"/>
+        </body></worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert!((m.body_ipos[1] - collide::glam::DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15);
+    let q = m.body_iquat[1];
+    let h = 15f64.to_radians();
+    assert!(
+        (q.w - h.cos()).abs() < 1e-12 && (q.z - h.sin()).abs() < 1e-12,
+        "{q:?}"
+    );
+}
+
+#[test]
+fn hfield_geom_weighs_as_its_box() {
+    // MuJoCo 4.0.0: a height field of size (sx, sy, sz, base) weighs as a box sx × sy across
+    // (half-sizes) and sz/2 + base high, centred on the geom: size "1 1 1 1" gives mass 6000,
+    // size "2 1 1 1" 12000, "1 1 1 2" 10000; the body's inertial frame is at the geom.
+    for (size, mass) in [
+        ("1 1 1 1", 6000.0),
+        ("2 1 1 1", 12000.0),
+        ("1 1 1 2", 10000.0),
+    ] {
+        let m = load_str(
+            &format!(
+                r#"<mujoco><asset><hfield name="h" nrow="3" ncol="3" size="{size}"/></asset>
+                <worldbody><body pos="1 0 0"><geom type="hfield" hfield="h" pos="0 0 .3"/>
+                </body></worldbody></mujoco>"#
+            ),
+            ".",
+        )
+        .unwrap();
+        assert!(
+            (m.body_mass[1] - mass).abs() < 1e-9,
+            "{size}: {}",
+            m.body_mass[1]
+        );
+        assert!((m.body_ipos[1] - collide::glam::DVec3::new(0.0, 0.0, 0.3)).length() < 1e-15);
+    }
+}
+
+#[test]
 fn inertiagrouprange_limits_the_geoms_of_the_inertial_frame() {
     // metaworld: `inertiagrouprange="4 5"`; MuJoCo 4.0.0 measured: the group-0 sphere does not
     // count (ipos at the group-4 box), and a body with only group-0 geoms keeps its own frame.
