@@ -7,17 +7,22 @@ fn corpus() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/corpus")
 }
 
-#[test]
-fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
-    // gymnasium-robotics' Fetch torso: qhull merges coplanar facets our emulation could not
-    // reproduce; the plain hull (60 vertices, 116 triangles, as MuJoCo's graph) is kept.
+/// gymnasium-robotics' Fetch torso mesh (`torso_fixed_link.stl`) alone in a model.
+fn fetch_torso() -> collide::Model {
     let dir = corpus().join("gymnasium_robotics/assets/stls/fetch");
     let xml = format!(
         r#"<mujoco><compiler meshdir="{}"/><asset><mesh file="torso_fixed_link.stl" name="t"/>
         </asset><worldbody><geom type="mesh" mesh="t"/></worldbody></mujoco>"#,
         dir.display()
     );
-    let m = load_str(&xml, ".").expect("MuJoCo compiles this mesh");
+    load_str(&xml, ".").expect("MuJoCo compiles this mesh")
+}
+
+#[test]
+fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
+    // gymnasium-robotics' Fetch torso: qhull merges coplanar facets our emulation could not
+    // reproduce; the plain hull (60 vertices, 116 triangles, as MuJoCo's graph) is kept.
+    let m = fetch_torso();
     let mesh = &m.mesh[0];
     let hull = mesh.hull.as_ref().expect("hull built");
     assert_eq!(hull.vert.len(), 60);
@@ -38,43 +43,34 @@ fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
 }
 
 #[test]
-fn geomless_body_keeps_its_frame_as_inertial_frame() {
-    // MuJoCo 4.0.0: body_ipos/body_iquat of a body without geoms or <inertial> equal its
-    // pos/quat (measured: pos "1 1 0", euler "0 0 30" gives ipos (1,1,0), iquat (cos15°,0,0,sin15°)).
-    let m = load_str(
-        r#"<mujoco><worldbody><body pos="1 1 0" euler="0 0 30"><site size=".01"/></body>
-        </worldbody></mujoco>"#,
-        ".",
-    )
-    .unwrap();
-    assert!((m.body_ipos[1] - collide::glam::DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15);
-    let q = m.body_iquat[1];
-    let h = 15f64.to_radians();
-    assert!(
-        (q.w - h.cos()).abs() < 1e-12 && (q.z - h.sin()).abs() < 1e-12,
-        "{q:?}"
-    );
-}
-
-#[test]
-fn body_with_only_massless_geoms_keeps_its_frame_as_inertial_frame() {
-    // MuJoCo 4.0.0: geoms with mass="0" (e.g. visual-only geoms of a static body) give the
-    // same inertial frame as no geoms: body pos "1 1 0", euler "0 0 30" gives ipos (1,1,0),
-    // iquat (cos15°,0,0,sin15°), mass 0.
-    let m = load_str(
-        r#"<mujoco><worldbody><body pos="1 1 0" euler="0 0 30">
-        <geom size=".1" pos="0 0 .3" mass="0"/><geom size=".1" pos=".2 0 0" mass="0"/>
-        </body></worldbody></mujoco>"#,
-        ".",
-    )
-    .unwrap();
-    assert!((m.body_ipos[1] - collide::glam::DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15);
-    let q = m.body_iquat[1];
-    let h = 15f64.to_radians();
-    assert!(
-        (q.w - h.cos()).abs() < 1e-12 && (q.z - h.sin()).abs() < 1e-12,
-        "{q:?}"
-    );
+fn body_without_massive_geoms_keeps_its_frame_as_inertial_frame() {
+    // MuJoCo 4.0.0: body_ipos/body_iquat of a body without geoms or <inertial>, or whose geoms
+    // are all massless (e.g. visual-only geoms of a static body), equal its pos/quat
+    // (measured: pos "1 1 0", euler "0 0 30" gives ipos (1,1,0), iquat (cos15°,0,0,sin15°)).
+    for inside in [
+        r#"<site size=".01"/>"#,
+        r#"<geom size=".1" pos="0 0 .3" mass="0"/><geom size=".1" pos=".2 0 0" mass="0"/>"#,
+    ] {
+        let m = load_str(
+            &format!(
+                r#"<mujoco><worldbody><body pos="1 1 0" euler="0 0 30">{inside}</body>
+                </worldbody></mujoco>"#
+            ),
+            ".",
+        )
+        .unwrap();
+        let p = m.body_ipos[1];
+        assert!(
+            (p - collide::glam::DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15,
+            "{inside}: {p}"
+        );
+        let q = m.body_iquat[1];
+        let h = 15f64.to_radians();
+        assert!(
+            (q.w - h.cos()).abs() < 1e-12 && (q.z - h.sin()).abs() < 1e-12,
+            "{inside}: {q:?}"
+        );
+    }
 }
 
 #[test]
@@ -200,13 +196,7 @@ fn fetch_slide_torso_hull_orders_vertices_as_mujoco() {
     // face as an edge point), so mjc_PlaneConvex adds no polygon contacts. Our hull lists
     // mesh vertex 13 first (a corner of the bottom polygon), the seed is 13 and three more
     // contacts follow. MuJoCo 4.0.0's mesh_graph vertex order starts 14, 44, 4, 6, 36, 38.
-    let dir = corpus().join("gymnasium_robotics/assets/stls/fetch");
-    let xml = format!(
-        r#"<mujoco><compiler meshdir="{}"/><asset><mesh file="torso_fixed_link.stl" name="t"/>
-        </asset><worldbody><geom type="mesh" mesh="t"/></worldbody></mujoco>"#,
-        dir.display()
-    );
-    let m = load_str(&xml, ".").unwrap();
+    let m = fetch_torso();
     let hull = m.mesh[0].hull.as_ref().unwrap();
     assert_eq!(&hull.mesh_index[..6], &[14, 44, 4, 6, 36, 38]);
     assert_eq!(hull.mesh_index[hull.extrema[12] as usize], 14);
