@@ -25,6 +25,7 @@ pub mod hfield;
 pub mod mesh_exact;
 pub mod plane;
 pub mod plane_convex;
+pub mod sdf;
 pub mod sphere;
 pub mod sphere_box;
 
@@ -74,6 +75,12 @@ pub enum Dispatch {
     PlaneConvex,
     /// Height field against a convex geom ([`hfield::hfield_convex`]).
     HFieldConvex,
+    /// A primitive or SDF geom against an SDF geom ([`sdf::sdf_pair`], MuJoCo's `mjc_SDF`).
+    Sdf,
+    /// A pair MuJoCo 4.0.0 dispatches but this crate does not collide yet: plane–SDF
+    /// (`mjc_PlaneConvex` on the SDF's mesh), height field–SDF (a warning and no contacts
+    /// in MuJoCo) and mesh–SDF (`mjc_MeshSDF`). Reported as unsupported pairs.
+    Unsupported,
 }
 
 /// The dispatch entry for `(t1, t2)` with `t1 <= t2`.
@@ -92,6 +99,8 @@ pub fn dispatch(t1: GeomType, t2: GeomType) -> Dispatch {
         (Capsule, Capsule) => Dispatch::Analytic(capsule_capsule::capsule_capsule),
         (Capsule, Box) => Dispatch::Analytic(capsule_box::capsule_box),
         (Box, Box) => Dispatch::Analytic(box_box::box_box),
+        (Plane, Sdf) | (HField, Sdf) | (Mesh, Sdf) => Dispatch::Unsupported,
+        (_, Sdf) => Dispatch::Sdf,
         (Plane, Ellipsoid) | (Plane, Mesh) => Dispatch::PlaneConvex,
         (HField, _) => Dispatch::HFieldConvex,
         _ => Dispatch::Convex,
