@@ -351,10 +351,31 @@ pub struct SdfGeom {
     pub quat: glam::DQuat,
 }
 
+/// MuJoCo's `mju_rotVecQuat` (`v + 2 q × (w v + q × v)`, its operation order: the start
+/// points sit on box corners, where the last bit decides which face a gradient sees).
+fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
+    if v == DVec3::ZERO {
+        return DVec3::ZERO;
+    }
+    if q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0 {
+        return v;
+    }
+    let t = [
+        q.w * v.x + q.y * v.z - q.z * v.y,
+        q.w * v.y + q.z * v.x - q.x * v.z,
+        q.w * v.z + q.x * v.y - q.y * v.x,
+    ];
+    DVec3::new(
+        v.x + 2.0 * (q.y * t[2] - q.z * t[1]),
+        v.y + 2.0 * (q.z * t[0] - q.x * t[2]),
+        v.z + 2.0 * (q.x * t[1] - q.y * t[0]),
+    )
+}
+
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
 /// coordinates in frame `a` to frame `b`.
 fn map_pose(a_pos: DVec3, a_quat: glam::DQuat, b_pos: DVec3, b_quat: glam::DQuat) -> RowPose {
-    use crate::math::{mul_quat, quat_to_mat, rot_vec_quat};
+    use crate::math::{mul_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
     let quat = mul_quat(neg_quat, a_quat);
@@ -435,8 +456,8 @@ pub fn sdf_pair(
             break;
         }
         points[cnt] = x;
-        let normal = crate::math::rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
-        let pos = crate::math::rot_vec_quat(x, g2.quat) + g2.pos + normal * (-dist / 2.0);
+        let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
+        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (-dist / 2.0);
         out[cnt] = PreContact {
             dist,
             pos,
