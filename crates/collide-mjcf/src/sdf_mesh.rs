@@ -17,10 +17,10 @@ use collide::Mesh;
 /// Number of grid cells MuJoCo spreads over the sum of the box's half-sizes.
 const CELLS: f64 = 300.0;
 
-/// The marching-cubes vertices of `plugin` (with its compile-time attributes, see
-/// [`SdfPlugin::for_meshing`]) in the plugin frame, exactly representable as `f32`.
+/// The marching-cubes vertices of `plugin` in the plugin frame, exactly representable as
+/// `f32`.
 pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
-    let p = plugin.for_meshing();
+    let p = *plugin;
     let b = p.aabb();
     let total = b[3] + b[4] + b[5];
     if !(total.is_finite() && total > 0.0 && b[3] > 0.0 && b[4] > 0.0 && b[5] > 0.0) {

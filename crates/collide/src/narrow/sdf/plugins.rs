@@ -43,11 +43,19 @@ pub enum SdfPlugin {
         /// Thread radius.
         radius: f64,
     },
-    /// `mujoco.sdf.gear`: a 25-tooth involute gear of pitch diameter 2.8 in the x–y plane,
-    /// rotated by `alpha` radians about z (no default: MuJoCo requires it).
+    /// `mujoco.sdf.gear`: an involute spur gear in the x–y plane (defaults: `alpha` 0,
+    /// `diameter` 2.8, `teeth` 25, `thickness` 0.2, `innerdiameter` -1 = automatic).
     Gear {
-        /// Rotation of the teeth about z.
+        /// Rotation of the teeth about z, radians.
         alpha: f64,
+        /// Pitch diameter.
+        diameter: f64,
+        /// Number of teeth.
+        teeth: f64,
+        /// Thickness along z.
+        thickness: f64,
+        /// Diameter of the bore; negative for `outer - dedendum - 0.14 · diameter`.
+        innerdiameter: f64,
     },
 }
 
@@ -116,19 +124,14 @@ impl SdfPlugin {
                 radius: get("radius", Some(0.255))?,
             },
             "mujoco.sdf.gear" => SdfPlugin::Gear {
-                alpha: get("alpha", None)?,
+                alpha: get("alpha", Some(0.0))?,
+                diameter: get("diameter", Some(2.8))?,
+                teeth: get("teeth", Some(25.0))?,
+                thickness: get("thickness", Some(0.2))?,
+                innerdiameter: get("innerdiameter", Some(-1.0))?,
             },
             other => return Err(SdfPluginError::UnknownPlugin(other.to_string())),
         })
-    }
-
-    /// The plugin as MuJoCo's compiler sees it when it meshes the field: the gear plugin has
-    /// no attribute parser, so its compile-time `alpha` is 0 whatever the config says.
-    pub fn for_meshing(self) -> Self {
-        match self {
-            SdfPlugin::Gear { .. } => SdfPlugin::Gear { alpha: 0.0 },
-            other => other,
-        }
     }
 
     /// The plugin's box `[centre; half-sizes]` in the SDF frame (`sdf_aabb`), the region
@@ -145,7 +148,14 @@ impl SdfPlugin {
                 [0.0, 0.0, 0.0, h, h, h]
             }
             SdfPlugin::Nut { .. } | SdfPlugin::Bolt { .. } => [0.0, 0.0, 0.0, 0.6, 0.6, 1.0],
-            SdfPlugin::Gear { .. } => [0.0, 0.0, 0.0, 1.7, 1.7, 0.11],
+            SdfPlugin::Gear {
+                diameter,
+                thickness,
+                ..
+            } => {
+                let r = diameter / 2.0 * 1.25;
+                [0.0, 0.0, 0.0, r, r, thickness / 2.0 * 1.1]
+            }
         }
     }
 
@@ -163,7 +173,17 @@ impl SdfPlugin {
             } => bowl(p, height, radius, thickness),
             SdfPlugin::Nut { radius } => nut(p, radius),
             SdfPlugin::Bolt { radius } => bolt(p, radius),
-            SdfPlugin::Gear { alpha } => gear(p, alpha),
+            SdfPlugin::Gear {
+                alpha,
+                diameter,
+                teeth,
+                thickness,
+                innerdiameter,
+            } => extrusion(
+                p,
+                gear_2d(p, alpha, diameter, teeth, innerdiameter),
+                thickness / 2.0,
+            ),
         }
     }
 
@@ -282,9 +302,8 @@ fn modulo(x: f64, y: f64) -> f64 {
     x - y * (x / y).floor()
 }
 
-fn gear_2d(p: DVec3, alpha: f64) -> f64 {
-    let d = 2.8;
-    let n = 25.0;
+/// The gear's cross-section distance (an involute profile after Quilez's shadertoy 3lG3WR).
+fn gear_2d(p: DVec3, alpha: f64, d: f64, n: f64, innerdiameter: f64) -> f64 {
     let psi = 3.096e-5 * n * n - 6.557e-3 * n + 0.551;
     let r = d / 2.0;
     let rho = (p.x * p.x + p.y * p.y).sqrt();
@@ -293,7 +312,10 @@ fn gear_2d(p: DVec3, alpha: f64) -> f64 {
     let a = 1.0 / pd;
     let ro = (d + 2.0 * a) / 2.0;
     let h = 2.2 / pd;
-    let inner_r = ro - h - 0.4;
+    let mut inner_r = ro - h - 0.14 * d;
+    if innerdiameter >= 0.0 {
+        inner_r = innerdiameter / 2.0;
+    }
     if inner_r - rho > 0.0 {
         return inner_r - rho;
     }
@@ -321,14 +343,9 @@ fn gear_2d(p: DVec3, alpha: f64) -> f64 {
     let mut cogs = intersection(dista, distb);
     let base_walls = intersection(fia - (alpha_stride - shift), fib - (alpha_stride - shift));
     cogs = intersection(base_walls, cogs);
-    cogs = smooth_intersection(gear_outer, cogs, 0.01);
+    cogs = smooth_intersection(gear_outer, cogs, 0.0035 * d);
     cogs = smooth_union(gear_low_base, cogs, rb - ro + h);
-    cogs = subtraction(cogs, crown_base);
-    extrusion(p, cogs, 0.1)
-}
-
-fn gear(p: DVec3, alpha: f64) -> f64 {
-    extrusion(p, gear_2d(p, alpha), 0.1) - 0.005
+    subtraction(cogs, crown_base)
 }
 
 #[cfg(test)]
@@ -383,7 +400,10 @@ mod tests {
                 radius2: 0.1
             }
         );
-        assert!(SdfPlugin::from_config("mujoco.sdf.gear", &[]).is_err());
+        assert!(matches!(
+            SdfPlugin::from_config("mujoco.sdf.gear", &[]),
+            Ok(SdfPlugin::Gear { teeth, .. }) if teeth == 25.0
+        ));
         assert!(SdfPlugin::from_config("mujoco.sdf.nut", &cfg("radius", "nan")).is_err());
         assert!(SdfPlugin::from_config("mujoco.sdf.cow", &[]).is_err());
     }
