@@ -527,7 +527,7 @@ impl<'r> Builder<'r> {
                 return Err(a.err(format!("repeated mesh name '{full}'")));
             }
             self.mesh_sources
-                .push((Vec::new(), MeshSettings::default()));
+                .push((mesh.vert.clone(), MeshSettings::default()));
             self.model.mesh.push(mesh);
             self.mesh_locs.push(a.loc());
             return Ok(());
@@ -1427,7 +1427,8 @@ impl<'r> Builder<'r> {
         }
         for (g, &paired) in in_pair.iter().enumerate() {
             let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
-            if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
+            if let (GeomType::Mesh | GeomType::Sdf, Some(id), true) =
+                (m.geom_type[g], m.geom_dataid[g], collidable)
             {
                 used[id] = true;
             }

@@ -4,10 +4,10 @@
 //! The field is sampled in `f32` on a grid of about 300 cells along the sum of the box's
 //! half-sizes (`n_k = ⌊300·h_k / Σh⌋ + 1` points per axis); every grid edge whose end values
 //! differ in sign (`< 0`) gives one vertex, interpolated linearly in `f32`, mapped back to the
-//! box and rounded to `f32`. Only the vertices are kept: they fix the geom's box, size and
-//! bounding sphere, which is what collision needs (MuJoCo does not recentre these meshes, so
-//! the mesh frame is the plugin's frame). The triangles, used for rendering and mass, are not
-//! built.
+//! box and rounded to `f32`, in MarchingCubeCpp's order. Only the vertices are kept: they fix
+//! the geom's box, size and bounding sphere, and its convex hull (plane–SDF contacts), which is
+//! what collision needs (MuJoCo does not recentre these meshes, so the mesh frame is the
+//! plugin's frame). The triangles, used for rendering and mass, are not built.
 
 use glam::{DQuat, DVec3};
 
@@ -44,29 +44,61 @@ pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
             }
         }
     }
+    // MarchingCubeCpp's emission order (cells z, y, x; each grid edge once, by the cell
+    // whose lower corner it leaves from or, on the low faces, the first cell touching it):
+    // the order fixes the hull graph MuJoCo's plane–mesh contacts walk.
+    let at = |c: [usize; 3]| field[index(c[0], c[1], c[2])];
     let mut vert = Vec::new();
-    for k in 0..n[2] {
-        for j in 0..n[1] {
-            for i in 0..n[0] {
-                let va = field[index(i, j, k)];
-                let cell = [i, j, k];
-                for axis in 0..3 {
-                    let mut next = cell;
-                    next[axis] += 1;
-                    if next[axis] >= n[axis] {
-                        continue;
+    let mut edge = |from: [usize; 3], axis: usize| {
+        let mut to = from;
+        to[axis] += 1;
+        let (va, vb) = (at(from), at(to));
+        if (va < 0.0) == (vb < 0.0) {
+            return;
+        }
+        let mut v = [from[0] as f32, from[1] as f32, from[2] as f32];
+        v[axis] += va / (va - vb);
+        let out: [f64; 3] = std::array::from_fn(|a| {
+            let h = b[3 + a];
+            (2.0 * h * v[a] as f64 / (n[a] - 1) as f64 + b[a] - h) as f32 as f64
+        });
+        vert.push(DVec3::from_array(out));
+    };
+    for z in 0..n[2] - 1 {
+        for y in 0..n[1] - 1 {
+            for x in 0..n[0] - 1 {
+                let corners = [
+                    [x, y, z],
+                    [x + 1, y, z],
+                    [x, y + 1, z],
+                    [x + 1, y + 1, z],
+                    [x, y, z + 1],
+                    [x + 1, y, z + 1],
+                    [x, y + 1, z + 1],
+                    [x + 1, y + 1, z + 1],
+                ];
+                let inside = corners.iter().filter(|&&c| at(c) < 0.0).count();
+                if inside == 0 || inside == 8 {
+                    continue;
+                }
+                let (x0, y0, z0) = (x == 0, y == 0, z == 0);
+                for (cond, from, axis) in [
+                    (y0 && z0, [x, y, z], 0),
+                    (z0, [x, y + 1, z], 0),
+                    (y0, [x, y, z + 1], 0),
+                    (true, [x, y + 1, z + 1], 0),
+                    (x0 && z0, [x, y, z], 1),
+                    (z0, [x + 1, y, z], 1),
+                    (x0, [x, y, z + 1], 1),
+                    (true, [x + 1, y, z + 1], 1),
+                    (x0 && y0, [x, y, z], 2),
+                    (y0, [x + 1, y, z], 2),
+                    (x0, [x, y + 1, z], 2),
+                    (true, [x + 1, y + 1, z], 2),
+                ] {
+                    if cond {
+                        edge(from, axis);
                     }
-                    let vb = field[index(next[0], next[1], next[2])];
-                    if (va < 0.0) == (vb < 0.0) {
-                        continue;
-                    }
-                    let mut v = [i as f32, j as f32, k as f32];
-                    v[axis] += va / (va - vb);
-                    let out: [f64; 3] = std::array::from_fn(|a| {
-                        let h = b[3 + a];
-                        (2.0 * h * v[a] as f64 / (n[a] - 1) as f64 + b[a] - h) as f32 as f64
-                    });
-                    vert.push(DVec3::from_array(out));
                 }
             }
         }

@@ -726,7 +726,11 @@ impl<'m> Collider<'m> {
 
 /// The convex-collider view of geom `g`.
 pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
-    let t = m.geom_type[g];
+    // an sdf geom's convex view is its mesh's hull (MuJoCo's plane–SDF collides the mesh)
+    let t = match m.geom_type[g] {
+        GeomType::Sdf => GeomType::Mesh,
+        t => t,
+    };
     let data = m.geom_dataid[g];
     ConvexGeom {
         kind: t,

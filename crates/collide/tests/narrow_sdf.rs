@@ -54,11 +54,20 @@ fn deepest(cs: &[PreContact]) -> PreContact {
 #[test]
 fn sphere_on_torus_reports_half_the_lens_depth() {
     let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.15 + 0.1 - 0.02));
-    let t = geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY);
+    let t = geom(
+        Field::Plugin(TORUS),
+        TORUS_AABB,
+        DVec3::ZERO,
+        DQuat::IDENTITY,
+    );
     let cs = collide(&s, &t);
     assert!(!cs.is_empty());
     let d = deepest(&cs);
-    assert!(d.dist >= -0.01 - 1e-12 && d.dist < -0.0075, "deepest {}", d.dist);
+    assert!(
+        d.dist >= -0.01 - 1e-12 && d.dist < -0.0075,
+        "deepest {}",
+        d.dist
+    );
     assert!(d.normal.dot(-DVec3::Z) > 0.95, "normal {}", d.normal);
     for c in &cs {
         assert!(c.dist <= 0.0 && c.dist >= -0.01 - 1e-12, "dist {}", c.dist);
@@ -71,7 +80,12 @@ fn sphere_on_torus_reports_half_the_lens_depth() {
 #[test]
 fn sphere_above_torus_has_no_contact() {
     let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.15 + 0.1 + 0.001));
-    let t = geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY);
+    let t = geom(
+        Field::Plugin(TORUS),
+        TORUS_AABB,
+        DVec3::ZERO,
+        DQuat::IDENTITY,
+    );
     assert!(collide(&s, &t).is_empty());
 }
 
@@ -79,7 +93,12 @@ fn sphere_above_torus_has_no_contact() {
 /// of the tube: contacts appear only then, with normals pointing outward from the axis (+x).
 #[test]
 fn capsule_through_torus_hole_touches_only_the_inner_wall() {
-    let t = geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY);
+    let t = geom(
+        Field::Plugin(TORUS),
+        TORUS_AABB,
+        DVec3::ZERO,
+        DQuat::IDENTITY,
+    );
     let capsule = |x: f64| {
         geom(
             Field::Primitive(GeomType::Capsule, DVec3::new(0.1, 0.5, 0.0)),
@@ -92,7 +111,11 @@ fn capsule_through_torus_hole_touches_only_the_inner_wall() {
     let cs = collide(&capsule(0.12), &t);
     assert!(!cs.is_empty());
     let d = deepest(&cs);
-    assert!(d.dist >= -0.01 - 1e-12 && d.dist < -0.0075, "deepest {}", d.dist);
+    assert!(
+        d.dist >= -0.01 - 1e-12 && d.dist < -0.0075,
+        "deepest {}",
+        d.dist
+    );
     assert!(d.normal.x > 0.95, "normal {}", d.normal);
 }
 
@@ -105,7 +128,12 @@ fn contacts_follow_a_rigid_motion_of_the_pair() {
     let sp = DVec3::new(0.35, 0.0, 0.23);
     let a = collide(
         &sphere(0.1, sp),
-        &geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY),
+        &geom(
+            Field::Plugin(TORUS),
+            TORUS_AABB,
+            DVec3::ZERO,
+            DQuat::IDENTITY,
+        ),
     );
     let b = collide(
         &geom(
@@ -129,7 +157,12 @@ fn contacts_follow_a_rigid_motion_of_the_pair() {
 /// same deepest depth and the opposite normal, to the descent's accuracy.
 #[test]
 fn linked_tori_swap_gives_opposite_normals() {
-    let a = geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY);
+    let a = geom(
+        Field::Plugin(TORUS),
+        TORUS_AABB,
+        DVec3::ZERO,
+        DQuat::IDENTITY,
+    );
     // the second torus stands in the x–z plane, its tube crossing the first one's at x = 0.35
     let q = DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2);
     let b = geom(
@@ -141,15 +174,30 @@ fn linked_tori_swap_gives_opposite_normals() {
     let ab = deepest(&collide(&a, &b));
     let ba = deepest(&collide(&b, &a));
     assert!(ab.dist < 0.0 && ba.dist < 0.0);
-    assert!((ab.dist - ba.dist).abs() < 2e-3, "{} vs {}", ab.dist, ba.dist);
-    assert!(ab.normal.dot(-ba.normal) > 0.99, "{} vs {}", ab.normal, ba.normal);
+    assert!(
+        (ab.dist - ba.dist).abs() < 2e-3,
+        "{} vs {}",
+        ab.dist,
+        ba.dist
+    );
+    assert!(
+        ab.normal.dot(-ba.normal) > 0.99,
+        "{} vs {}",
+        ab.normal,
+        ba.normal
+    );
 }
 
 /// Start points come from the intersection of the two boxes: disjoint boxes give nothing,
 /// and never more contacts than start points.
 #[test]
 fn disjoint_boxes_and_start_point_budget() {
-    let t = geom(Field::Plugin(TORUS), TORUS_AABB, DVec3::ZERO, DQuat::IDENTITY);
+    let t = geom(
+        Field::Plugin(TORUS),
+        TORUS_AABB,
+        DVec3::ZERO,
+        DQuat::IDENTITY,
+    );
     let far = sphere(0.1, DVec3::new(0.0, 0.0, 0.3));
     assert!(collide(&far, &t).is_empty());
     let deep = sphere(0.3, DVec3::new(0.35, 0.0, 0.0));
