@@ -485,10 +485,14 @@ mod tests {
     fn primitive_fields_by_hand() {
         let b = Field::Primitive(GeomType::Box, DVec3::new(1.0, 2.0, 3.0));
         assert_eq!(b.distance(DVec3::new(2.0, 0.0, 0.0)), 1.0);
-        assert_eq!(b.distance(DVec3::new(0.0, 1.5, 0.0)), -0.5);
-        assert_eq!(
-            b.gradient(DVec3::new(0.0, -1.5, 0.0)),
-            DVec3::new(0.0, -1.0, 0.0)
+        // inside, MuJoCo 4.0.0 follows the radial field normalize(size / (size - |x|)) =
+        // (1, 4, 1)/√18 to the first face: the y face, at 0.5 / (4/√18)
+        let depth = 0.125 * 18f64.sqrt();
+        assert!((b.distance(DVec3::new(0.0, 1.5, 0.0)) + depth).abs() < 1e-15);
+        let g = b.gradient(DVec3::new(0.0, -1.5, 0.0));
+        assert!(
+            (g - DVec3::new(1.0, -4.0, 1.0) / 18f64.sqrt()).length() < 1e-15,
+            "{g}"
         );
         let c = Field::Primitive(GeomType::Cylinder, DVec3::new(1.0, 2.0, 0.0));
         assert_eq!(c.distance(DVec3::new(4.0, 0.0, 5.0)), (9.0f64 + 9.0).sqrt());
