@@ -20,7 +20,9 @@ use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
+use crate::sdf_mesh::plugin_mesh;
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
+use collide::narrow::sdf::SdfPlugin;
 
 /// `compiler/@inertiafromgeom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,6 +154,8 @@ struct GeomB {
     name: String,
     t: GeomType,
     dataid: Option<usize>,
+    /// The field of an sdf geom.
+    sdf: Option<SdfPlugin>,
     size: DVec3,
     pos: DVec3,
     quat: DQuat,
@@ -227,6 +231,8 @@ struct Builder<'r> {
     /// Source vertices and settings of each mesh, for its collision hull.
     mesh_sources: Vec<(Vec<DVec3>, MeshSettings)>,
     hfield_ids: HashMap<String, usize>,
+    /// SDF plugin instances of `<extension>`, by instance name.
+    sdf_instances: HashMap<String, SdfPlugin>,
 }
 
 /// Compiles MJCF text. `file` names the text in errors; relative asset paths resolve against
@@ -272,6 +278,7 @@ pub fn compile_tree(root: Elem, dir: &Path, reader: &dyn FileReader) -> Result<M
         mesh_locs: Vec::new(),
         mesh_sources: Vec::new(),
         hfield_ids: HashMap::new(),
+        sdf_instances: read_sdf_instances(&main)?,
     };
     read_options(&main, &mut b.model)?;
     b.compile_assets(&main, "")?;
@@ -325,6 +332,52 @@ pub fn compile_tree(root: Elem, dir: &Path, reader: &dyn FileReader) -> Result<M
     contacts.push((&main, String::new(), String::new(), false));
     b.finish(&main, &contacts)?;
     Ok(b.model)
+}
+
+/// The SDF plugin instances declared under `<extension><plugin plugin="mujoco.sdf.…">`:
+/// `<instance name="…">` with `<config key="…" value="…"/>` children, by instance name.
+fn read_sdf_instances(src: &Source) -> Result<HashMap<String, SdfPlugin>> {
+    let mut out = HashMap::new();
+    for ext in src.sections("extension") {
+        for p in ext.children_named("plugin") {
+            let name = p
+                .attr("plugin")
+                .ok_or_else(|| p.err("extension plugin requires 'plugin'"))?;
+            for inst in p.children_named("instance") {
+                let iname = inst
+                    .attr("name")
+                    .ok_or_else(|| inst.err("plugin instance requires 'name'"))?;
+                let mut config = Vec::new();
+                for c in inst.children_named("config") {
+                    let key = c
+                        .attr("key")
+                        .ok_or_else(|| c.err("config requires 'key'"))?;
+                    config.push((key.to_string(), c.attr("value").unwrap_or("").to_string()));
+                }
+                let sdf = SdfPlugin::from_config(name, &config)
+                    .map_err(|e| inst.err(format!("plugin instance '{iname}': {e}")))?;
+                if out.insert(iname.to_string(), sdf).is_some() {
+                    return Err(inst.err(format!("repeated plugin instance name '{iname}'")));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The SDF plugin instance named by `e`'s `<plugin instance="…"/>` child, if any.
+fn plugin_child(e: &Elem, instances: &HashMap<String, SdfPlugin>) -> Result<Option<SdfPlugin>> {
+    let Some(p) = e.children_named("plugin").next() else {
+        return Ok(None);
+    };
+    let name = p
+        .attr("instance")
+        .ok_or_else(|| p.err("plugin requires 'instance' (inline plugins are not supported)"))?;
+    instances
+        .get(name)
+        .copied()
+        .map(Some)
+        .ok_or_else(|| p.err(format!("unknown plugin instance '{name}'")))
 }
 
 fn read_options(src: &Source, m: &mut Model) -> Result<()> {
@@ -462,6 +515,23 @@ impl<'r> Builder<'r> {
                 .unwrap_or_default(),
             (None, None) => return Err(a.err("mesh requires 'name' or 'file'")),
         };
+        if let Some(plugin) = plugin_child(a, &self.sdf_instances)? {
+            let full = format!("{prefix}{name}");
+            let mesh =
+                plugin_mesh(&full, &plugin).map_err(|e| a.err(format!("mesh '{full}': {e}")))?;
+            if self
+                .mesh_ids
+                .insert(full.clone(), self.model.mesh.len())
+                .is_some()
+            {
+                return Err(a.err(format!("repeated mesh name '{full}'")));
+            }
+            self.mesh_sources
+                .push((mesh.vert.clone(), MeshSettings::default()));
+            self.model.mesh.push(mesh);
+            self.mesh_locs.push(a.loc());
+            return Ok(());
+        }
         let builtin = a.attr("builtin").filter(|b| *b != "none");
         let raw = if let Some(kind) = builtin {
             if file.is_some() {
@@ -935,8 +1005,20 @@ impl<'r> Builder<'r> {
         let tname = r.raw("type").unwrap_or("sphere").trim();
         let t = match GeomType::from_name(tname) {
             Some(t) => t,
-            None if tname == "sdf" => return Err(c.err("sdf geoms are not supported")),
             None => return Err(c.err(format!("unknown geom type '{tname}'"))),
+        };
+        let sdf = if t == GeomType::Sdf {
+            match plugin_child(c, &self.sdf_instances)? {
+                Some(p) => Some(p),
+                None => {
+                    return Err(c.err(
+                        "sdf geoms need an SDF plugin instance (<plugin instance=\"…\"/>); \
+                         mesh-backed (octree) sdf geoms are not supported yet",
+                    ))
+                }
+            }
+        } else {
+            None
         };
         let name = c
             .attr("name")
@@ -980,7 +1062,7 @@ impl<'r> Builder<'r> {
                 pos: mesh.pos,
                 quat: mesh.quat,
             };
-            if t == GeomType::Mesh {
+            if matches!(t, GeomType::Mesh | GeomType::Sdf) {
                 dataid = Some(id);
                 size = geom::mesh_size(mesh);
             } else {
@@ -991,8 +1073,8 @@ impl<'r> Builder<'r> {
                 mf.pos += DVec3::from_array(c);
             }
             mesh_frame = Some(mf);
-        } else if t == GeomType::Mesh {
-            return Err(c.err("mesh geom requires the attribute 'mesh'"));
+        } else if matches!(t, GeomType::Mesh | GeomType::Sdf) {
+            return Err(c.err(format!("{} geom requires the attribute 'mesh'", t.name())));
         }
         if t == GeomType::HField {
             let hname = r
@@ -1050,6 +1132,7 @@ impl<'r> Builder<'r> {
             name,
             t,
             dataid,
+            sdf,
             size,
             pos: placed.pos,
             quat: placed.quat,
@@ -1262,7 +1345,7 @@ impl<'r> Builder<'r> {
                 margin = margin.max(g.margin + g.gap);
                 let mesh = g
                     .dataid
-                    .filter(|_| g.t == GeomType::Mesh)
+                    .filter(|_| matches!(g.t, GeomType::Mesh | GeomType::Sdf))
                     .map(|i| &m.mesh[i]);
                 let hf = g
                     .dataid
@@ -1281,6 +1364,7 @@ impl<'r> Builder<'r> {
                 m.geom_type.push(g.t);
                 m.geom_bodyid.push(b);
                 m.geom_dataid.push(g.dataid);
+                m.geom_sdf.push(g.sdf);
                 m.geom_size.push(g.size);
                 m.geom_pos.push(g.pos);
                 m.geom_quat.push(g.quat);
@@ -1348,7 +1432,8 @@ impl<'r> Builder<'r> {
         }
         for (g, &paired) in in_pair.iter().enumerate() {
             let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
-            if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
+            if let (GeomType::Mesh | GeomType::Sdf, Some(id), true) =
+                (m.geom_type[g], m.geom_dataid[g], collidable)
             {
                 used[id] = true;
             }

@@ -8,7 +8,7 @@ use collide::{GeomType, HField, Mesh};
 /// Number of size parameters each type requires to be positive (MuJoCo's `mjGEOMINFO`).
 pub fn required_sizes(t: GeomType) -> usize {
     match t {
-        GeomType::Plane | GeomType::HField | GeomType::Mesh => 0,
+        GeomType::Plane | GeomType::HField | GeomType::Mesh | GeomType::Sdf => 0,
         GeomType::Sphere => 1,
         GeomType::Capsule | GeomType::Cylinder => 2,
         GeomType::Ellipsoid | GeomType::Box => 3,
@@ -46,7 +46,7 @@ pub fn rbound(t: GeomType, size: DVec3, mesh: Option<&Mesh>, hfield: Option<&HFi
         GeomType::Cylinder => (size.x * size.x + size.y * size.y).sqrt(),
         GeomType::Ellipsoid => size.max_element(),
         GeomType::Box => size.length(),
-        GeomType::Mesh => {
+        GeomType::Mesh | GeomType::Sdf => {
             let a = mesh.map(|m| m.aamm).unwrap_or_default();
             DVec3::new(
                 a[0].abs().max(a[3].abs()),
@@ -77,7 +77,7 @@ pub fn aabb(t: GeomType, size: DVec3, mesh: Option<&Mesh>, hfield: Option<&HFiel
         GeomType::Capsule => [0.0, 0.0, 0.0, size.x, size.x, size.x + size.y],
         GeomType::Cylinder => [0.0, 0.0, 0.0, size.x, size.x, size.y],
         GeomType::Ellipsoid | GeomType::Box => [0.0, 0.0, 0.0, size.x, size.y, size.z],
-        GeomType::Mesh => {
+        GeomType::Mesh | GeomType::Sdf => {
             let a = mesh.map(|m| m.aamm).unwrap_or_default();
             [
                 0.5 * (a[0] + a[3]),
@@ -123,7 +123,7 @@ pub fn volume(t: GeomType, size: DVec3, mesh: Option<&Mesh>) -> f64 {
         GeomType::Cylinder => PI * r * r * (2.0 * size.y),
         GeomType::Ellipsoid => 4.0 * PI * size.x * size.y * size.z / 3.0,
         GeomType::Box => size.x * size.y * size.z * 8.0,
-        GeomType::Mesh => mesh.map_or(0.0, |m| m.volume.max(0.0)),
+        GeomType::Mesh | GeomType::Sdf => mesh.map_or(0.0, |m| m.volume.max(0.0)),
     }
 }
 
@@ -160,7 +160,7 @@ pub fn inertia(t: GeomType, size: DVec3, mesh: Option<&Mesh>, mass: f64) -> DVec
             mass * (s0 + s2) / 3.0,
             mass * (s0 + s1) / 3.0,
         ),
-        GeomType::Mesh => match mesh {
+        GeomType::Mesh | GeomType::Sdf => match mesh {
             Some(m) => {
                 let b = m.boxsz;
                 DVec3::new(

@@ -19,6 +19,7 @@ pub mod mesh_compile;
 pub mod mesh_file;
 pub mod mesh_hull;
 pub mod orientation;
+pub mod sdf_mesh;
 pub mod urdf;
 pub mod xml;
 

@@ -121,6 +121,8 @@ fn collide_pair(p: &Pair, out: &mut [PreContact]) -> usize {
         Dispatch::Convex => convex_pair(&p.g1, &p.g2, p.margin, &p.opt, out),
         Dispatch::PlaneConvex => plane_convex(&p.g1, &p.g2, p.margin, out),
         Dispatch::HFieldConvex => hfield_convex(&p.g1, &p.g2, p.margin, &p.opt, out),
+        // the fixtures this bench reads have no sdf geoms
+        Dispatch::Sdf | Dispatch::Unsupported => 0,
     }
 }
 
@@ -131,6 +133,8 @@ fn kind(t1: GeomType, t2: GeomType) -> &'static str {
         Dispatch::Convex => "convex",
         Dispatch::PlaneConvex => "plane_convex",
         Dispatch::HFieldConvex => "hfield",
+        Dispatch::Sdf => "sdf",
+        Dispatch::Unsupported => "unsupported",
     }
 }
 

@@ -17,6 +17,7 @@ use crate::narrow::convex::{
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::mesh_exact::{self, MeshScratch, TriMesh, TriMeshError};
 use crate::narrow::plane_convex::plane_convex;
+use crate::narrow::sdf::{sdf_pair, Field, SdfGeom};
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
 /// Largest body count: body pair signatures pack two 16-bit ids.
@@ -594,6 +595,26 @@ impl<'m> Collider<'m> {
                 };
                 f(&s1, &s2, threshold, &mut self.pre)
             }
+            Dispatch::Unsupported => {
+                stats.unsupported += 1;
+                self.unsupported.push((g1, g2));
+                return;
+            }
+            Dispatch::Sdf => match (sdf_geom(m, poses, g1), sdf_geom(m, poses, g2)) {
+                (Some(s1), Some(s2)) => sdf_pair(
+                    &s1,
+                    &s2,
+                    m.opt.sdf_iterations,
+                    m.opt.sdf_initpoints,
+                    &mut self.pre,
+                ),
+                _ => {
+                    // an sdf geom without a field (the model did not come from the compiler)
+                    stats.unsupported += 1;
+                    self.unsupported.push((g1, g2));
+                    return;
+                }
+            },
             Dispatch::Convex
                 if t2 == GeomType::Mesh
                     && (t1 == GeomType::Mesh || mesh_exact::handles(t1))
@@ -705,7 +726,11 @@ impl<'m> Collider<'m> {
 
 /// The convex-collider view of geom `g`.
 pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
-    let t = m.geom_type[g];
+    // an sdf geom's convex view is its mesh's hull (MuJoCo's plane–SDF collides the mesh)
+    let t = match m.geom_type[g] {
+        GeomType::Sdf => GeomType::Mesh,
+        t => t,
+    };
     let data = m.geom_dataid[g];
     ConvexGeom {
         kind: t,
@@ -720,6 +745,23 @@ pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Conve
             .filter(|_| t == GeomType::HField)
             .and_then(|i| m.hfield.get(i)),
     }
+}
+
+/// The `mjc_SDF` view of geom `g`: its field (the primitive itself, or the sdf geom's
+/// plugin), local box and frames; `None` for an sdf geom without a field.
+fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
+    let t = m.geom_type[g];
+    let field = if t == GeomType::Sdf {
+        Field::Plugin((*m.geom_sdf.get(g)?)?)
+    } else {
+        Field::Primitive(t, m.geom_size[g])
+    };
+    Some(SdfGeom {
+        field,
+        aabb: m.geom_aabb[g],
+        pos: poses.geom_xpos[g],
+        quat: crate::math::mat_to_quat(&poses.geom_xmat[g]),
+    })
 }
 
 /// Whether MuJoCo collides geom types `(t1, t2)` analytically (no convex collider needed).

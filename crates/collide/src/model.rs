@@ -27,11 +27,14 @@ pub enum GeomType {
     Box = 6,
     /// Mesh, see [`Mesh`]; collides as its convex hull.
     Mesh = 7,
+    /// Signed distance field (MuJoCo's `type="sdf"`): the field is [`Model::geom_sdf`], the
+    /// mesh [`Model::geom_dataid`] gives the box, bounding sphere and size.
+    Sdf = 8,
 }
 
 impl GeomType {
     /// All types, in `mjtGeom` order.
-    pub const ALL: [GeomType; 8] = [
+    pub const ALL: [GeomType; 9] = [
         GeomType::Plane,
         GeomType::HField,
         GeomType::Sphere,
@@ -40,6 +43,7 @@ impl GeomType {
         GeomType::Cylinder,
         GeomType::Box,
         GeomType::Mesh,
+        GeomType::Sdf,
     ];
 
     /// MJCF name of the type (`"box"`, `"hfield"`, …).
@@ -53,10 +57,11 @@ impl GeomType {
             GeomType::Cylinder => "cylinder",
             GeomType::Box => "box",
             GeomType::Mesh => "mesh",
+            GeomType::Sdf => "sdf",
         }
     }
 
-    /// Parses an MJCF type name; `None` for unknown names (and for `sdf`).
+    /// Parses an MJCF type name; `None` for unknown names.
     pub fn from_name(s: &str) -> Option<GeomType> {
         GeomType::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -519,8 +524,12 @@ pub struct Model {
     pub geom_type: Vec<GeomType>,
     /// Body the geom belongs to.
     pub geom_bodyid: Vec<usize>,
-    /// Mesh id (mesh geoms) or height-field id (hfield geoms).
+    /// Mesh id (mesh and sdf geoms) or height-field id (hfield geoms).
     pub geom_dataid: Vec<Option<usize>>,
+    /// Distance field of each sdf geom (`None` for other geoms; a missing entry reads as
+    /// `None`). Evaluated in the mesh's asset frame, which MuJoCo does not recentre for
+    /// plugin meshes.
+    pub geom_sdf: Vec<Option<crate::narrow::sdf::SdfPlugin>>,
     /// Size parameters, see [`GeomType`].
     pub geom_size: Vec<DVec3>,
     /// Position in the body frame.

@@ -314,7 +314,7 @@ impl Cull {
             GeomType::Capsule => DVec3::new(s.x, s.x, s.x + s.y),
             GeomType::Cylinder => DVec3::new(s.x, s.x, s.y),
             GeomType::Ellipsoid | GeomType::Box => s,
-            GeomType::Mesh | GeomType::Plane | GeomType::HField => return None,
+            GeomType::Mesh | GeomType::Plane | GeomType::HField | GeomType::Sdf => return None,
         };
         bound.is_finite().then_some(Cull {
             kind: g.kind,
@@ -339,7 +339,7 @@ impl Cull {
             GeomType::Ellipsoid => (a * s).length(),
             GeomType::Cylinder => s.x * (1.0 - a.z * a.z).max(0.0).sqrt() + s.y * a.z.abs(),
             GeomType::Box => (a.abs() * s).element_sum(),
-            GeomType::Mesh | GeomType::Plane | GeomType::HField => f64::INFINITY,
+            GeomType::Mesh | GeomType::Plane | GeomType::HField | GeomType::Sdf => f64::INFINITY,
         }
     }
 

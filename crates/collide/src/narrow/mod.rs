@@ -25,6 +25,7 @@ pub mod hfield;
 pub mod mesh_exact;
 pub mod plane;
 pub mod plane_convex;
+pub mod sdf;
 pub mod sphere;
 pub mod sphere_box;
 
@@ -70,10 +71,17 @@ pub enum Dispatch {
     /// The general convex collider ([`convex::convex_pair`]: GJK/EPA with multi-contact, or
     /// MPR when `nativeccd` is off).
     Convex,
-    /// Plane against an ellipsoid or a mesh ([`plane_convex::plane_convex`]).
+    /// Plane against an ellipsoid, a mesh, or an sdf geom's mesh (its convex hull, as MuJoCo
+    /// does) ([`plane_convex::plane_convex`]).
     PlaneConvex,
     /// Height field against a convex geom ([`hfield::hfield_convex`]).
     HFieldConvex,
+    /// A primitive or SDF geom against an SDF geom ([`sdf::sdf_pair`], MuJoCo's `mjc_SDF`).
+    Sdf,
+    /// A pair MuJoCo 4.0.0 dispatches but this crate does not collide yet: height field–SDF
+    /// (a warning and no contacts in MuJoCo) and mesh–SDF (`mjc_MeshSDF`, which in 4.0.0 runs
+    /// `mjc_SDF` with the mesh's octree or ray-cast distance). Reported as unsupported pairs.
+    Unsupported,
 }
 
 /// The dispatch entry for `(t1, t2)` with `t1 <= t2`.
@@ -92,7 +100,9 @@ pub fn dispatch(t1: GeomType, t2: GeomType) -> Dispatch {
         (Capsule, Capsule) => Dispatch::Analytic(capsule_capsule::capsule_capsule),
         (Capsule, Box) => Dispatch::Analytic(capsule_box::capsule_box),
         (Box, Box) => Dispatch::Analytic(box_box::box_box),
-        (Plane, Ellipsoid) | (Plane, Mesh) => Dispatch::PlaneConvex,
+        (Plane, Ellipsoid) | (Plane, Mesh) | (Plane, Sdf) => Dispatch::PlaneConvex,
+        (HField, Sdf) | (Mesh, Sdf) => Dispatch::Unsupported,
+        (_, Sdf) => Dispatch::Sdf,
         (HField, _) => Dispatch::HFieldConvex,
         _ => Dispatch::Convex,
     }

@@ -187,7 +187,7 @@ fn usable(g: &ConvexGeom) -> bool {
             | GeomType::Cylinder
             | GeomType::Box => true,
             GeomType::Mesh => g.hull.is_some_and(|h| !h.vert.is_empty()),
-            GeomType::Plane | GeomType::HField => false,
+            GeomType::Plane | GeomType::HField | GeomType::Sdf => false,
         }
 }
 

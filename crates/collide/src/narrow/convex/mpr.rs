@@ -156,7 +156,7 @@ impl<'a> CcdObj<'a> {
             | GeomType::Box
             | GeomType::HField => true,
             GeomType::Mesh => self.hull.is_some_and(|h| !h.vert.is_empty()),
-            GeomType::Plane => false,
+            GeomType::Plane | GeomType::Sdf => false,
         }
     }
 
@@ -236,7 +236,7 @@ impl<'a> CcdObj<'a> {
                 }
                 _ => DVec3::ZERO,
             },
-            GeomType::Plane | GeomType::HField => DVec3::ZERO,
+            GeomType::Plane | GeomType::HField | GeomType::Sdf => DVec3::ZERO,
         };
         res += ld * self.margin * 0.5;
         self.mat.mul_vec3(res) + self.pos
@@ -320,7 +320,7 @@ impl<'a> CcdObj<'a> {
                 }
                 self.prism[best]
             }
-            GeomType::Plane => self.pos,
+            GeomType::Plane | GeomType::Sdf => self.pos,
         }
     }
 }
@@ -951,7 +951,7 @@ pub(crate) fn rbound(g: &ConvexGeom) -> f64 {
             }
             None => 0.0,
         },
-        GeomType::Plane | GeomType::HField => 0.0,
+        GeomType::Plane | GeomType::HField | GeomType::Sdf => 0.0,
     }
 }
 

@@ -294,7 +294,7 @@ fn primitive_support(c: &ConvexGeom, l: DVec3) -> Option<f64> {
         GeomType::Ellipsoid => Some((l * s).length()),
         GeomType::Cylinder => Some(s.x * (l.x * l.x + l.y * l.y).sqrt() + s.y * l.z.abs()),
         GeomType::Box => Some(l.abs().dot(s)),
-        GeomType::Mesh | GeomType::Plane | GeomType::HField => None,
+        GeomType::Mesh | GeomType::Plane | GeomType::HField | GeomType::Sdf => None,
     }
 }
 

@@ -212,8 +212,8 @@ impl<'a> Object<'a> {
                 }
                 None => self.pos,
             },
-            // planes never reach the convex solver
-            GeomType::Plane => self.pos,
+            // planes and sdf geoms never reach the convex solver
+            GeomType::Plane | GeomType::Sdf => self.pos,
         }
     }
 

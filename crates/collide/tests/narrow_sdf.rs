@@ -1,0 +1,170 @@
+//! MuJoCo's `mjc_SDF` (gradient descent between SDFs) on cases with known answers, and its
+//! symmetry properties. Differential tests against MuJoCo 4.0.0 are the corpus scenes
+//! `scenes/sdf_*` (`collide conformance --only scenes/sdf_torus_rod …`).
+
+use glam::{DQuat, DVec3};
+
+use collide::narrow::sdf::{sdf_pair, Field, SdfGeom, SdfPlugin};
+use collide::narrow::PreContact;
+use collide::GeomType;
+
+const TORUS: SdfPlugin = SdfPlugin::Torus {
+    radius1: 0.35,
+    radius2: 0.15,
+};
+
+/// The box MuJoCo's compiler gives the torus above (its marching-cubes mesh).
+const TORUS_AABB: [f64; 6] = [0.0, 0.0, 0.0, 0.4999507, 0.4999507, 0.15];
+
+fn geom(field: Field, aabb: [f64; 6], pos: DVec3, quat: DQuat) -> SdfGeom {
+    SdfGeom {
+        field,
+        aabb,
+        pos,
+        quat,
+    }
+}
+
+fn torus(pos: DVec3, quat: DQuat) -> SdfGeom {
+    geom(Field::Plugin(TORUS), TORUS_AABB, pos, quat)
+}
+
+fn sphere(r: f64, pos: DVec3) -> SdfGeom {
+    sphere_at(r, pos, DQuat::IDENTITY)
+}
+
+fn sphere_at(r: f64, pos: DVec3, quat: DQuat) -> SdfGeom {
+    geom(
+        Field::Primitive(GeomType::Sphere, DVec3::new(r, 0.0, 0.0)),
+        [0.0, 0.0, 0.0, r, r, r],
+        pos,
+        quat,
+    )
+}
+
+fn collide(g1: &SdfGeom, g2: &SdfGeom) -> Vec<PreContact> {
+    let mut out = [PreContact::default(); 50];
+    let n = sdf_pair(g1, g2, 10, 40, &mut out);
+    out[..n].to_vec()
+}
+
+fn deepest(cs: &[PreContact]) -> PreContact {
+    *cs.iter()
+        .min_by(|a, b| a.dist.total_cmp(&b.dist))
+        .expect("contacts")
+}
+
+/// Contacts of an overlap lens 0.02 deep whose deepest direction is `normal`: the deepest
+/// `dist` is within a quarter of the optimum -0.01 of `max(A, B)` and never below it, with a
+/// normal within 18° of `normal`.
+fn assert_lens_of_depth_002(cs: &[PreContact], normal: DVec3) {
+    assert!(!cs.is_empty());
+    let d = deepest(cs);
+    assert!(
+        d.dist >= -0.01 - 1e-12 && d.dist < -0.0075,
+        "deepest {}",
+        d.dist
+    );
+    assert!(d.normal.dot(normal) > 0.95, "normal {}", d.normal);
+}
+
+/// A sphere of radius 0.1 sunk 0.02 into the top of the torus tube: the intersection lens is
+/// 0.02 deep, and `mjc_SDF` minimises `max(A, B)`, whose minimum -0.01 (both distances equal,
+/// at the lens's middle) bounds every reported `dist` from below; ten descent steps get within
+/// a quarter of it (MuJoCo 4.0.0 reports the same values). Every normal points down into the
+/// torus (geom 2).
+#[test]
+fn sphere_on_torus_reports_half_the_lens_depth() {
+    let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.15 + 0.1 - 0.02));
+    let t = torus(DVec3::ZERO, DQuat::IDENTITY);
+    let cs = collide(&s, &t);
+    assert_lens_of_depth_002(&cs, -DVec3::Z);
+    for c in &cs {
+        assert!(c.dist <= 0.0 && c.dist >= -0.01 - 1e-12, "dist {}", c.dist);
+        assert!(c.normal.dot(-DVec3::Z) > 0.9, "normal {}", c.normal);
+        assert!((c.normal.length() - 1.0).abs() < 1e-12);
+    }
+}
+
+/// The same sphere 1 mm above the torus: no point has `max(A, B) <= 0`.
+#[test]
+fn sphere_above_torus_has_no_contact() {
+    let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.15 + 0.1 + 0.001));
+    let t = torus(DVec3::ZERO, DQuat::IDENTITY);
+    assert!(collide(&s, &t).is_empty());
+}
+
+/// A capsule through the torus hole, touching nothing, then pushed 0.02 into the inner wall
+/// of the tube: contacts appear only then, with normals pointing outward from the axis (+x).
+#[test]
+fn capsule_through_torus_hole_touches_only_the_inner_wall() {
+    let t = torus(DVec3::ZERO, DQuat::IDENTITY);
+    let capsule = |x: f64| {
+        geom(
+            Field::Primitive(GeomType::Capsule, DVec3::new(0.1, 0.5, 0.0)),
+            [0.0, 0.0, 0.0, 0.1, 0.1, 0.6],
+            DVec3::new(x, 0.0, 0.0),
+            DQuat::IDENTITY,
+        )
+    };
+    assert!(collide(&capsule(0.0), &t).is_empty());
+    let cs = collide(&capsule(0.12), &t);
+    assert_lens_of_depth_002(&cs, DVec3::X);
+}
+
+/// Rigid motion of both geoms together moves the contacts with them: same distances, normals
+/// and positions rotated and translated (to rounding of the descent).
+#[test]
+fn contacts_follow_a_rigid_motion_of_the_pair() {
+    let q = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    let shift = DVec3::new(0.3, -1.2, 2.0);
+    let sp = DVec3::new(0.35, 0.0, 0.23);
+    let a = collide(&sphere(0.1, sp), &torus(DVec3::ZERO, DQuat::IDENTITY));
+    let b = collide(&sphere_at(0.1, q * sp + shift, q), &torus(shift, q));
+    assert_eq!(a.len(), b.len());
+    for (ca, cb) in a.iter().zip(&b) {
+        assert!((ca.dist - cb.dist).abs() < 1e-9, "{} {}", ca.dist, cb.dist);
+        assert!((q * ca.normal - cb.normal).length() < 1e-6);
+        assert!((q * ca.pos + shift - cb.pos).length() < 1e-6);
+    }
+}
+
+/// Two tori linked like chain links, each tube sunk into the other: swapping the geoms
+/// (MuJoCo's descent starts from geom 1's frame, so contacts differ point by point) gives the
+/// same deepest depth and the opposite normal, to the descent's accuracy.
+#[test]
+fn linked_tori_swap_gives_opposite_normals() {
+    let a = torus(DVec3::ZERO, DQuat::IDENTITY);
+    // the second torus stands in the x–z plane, its tube crossing the first one's at x = 0.35
+    let q = DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2);
+    let b = torus(DVec3::new(0.35 + 0.3, 0.0, 0.0), q);
+    let ab = deepest(&collide(&a, &b));
+    let ba = deepest(&collide(&b, &a));
+    assert!(ab.dist < 0.0 && ba.dist < 0.0);
+    assert!(
+        (ab.dist - ba.dist).abs() < 2e-3,
+        "{} vs {}",
+        ab.dist,
+        ba.dist
+    );
+    assert!(
+        ab.normal.dot(-ba.normal) > 0.99,
+        "{} vs {}",
+        ab.normal,
+        ba.normal
+    );
+}
+
+/// Start points come from the intersection of the two boxes: disjoint boxes give nothing,
+/// and never more contacts than start points.
+#[test]
+fn disjoint_boxes_and_start_point_budget() {
+    let t = torus(DVec3::ZERO, DQuat::IDENTITY);
+    let far = sphere(0.1, DVec3::new(0.0, 0.0, 0.3));
+    assert!(collide(&far, &t).is_empty());
+    let deep = sphere(0.3, DVec3::new(0.35, 0.0, 0.0));
+    let mut out = [PreContact::default(); 50];
+    for n in [1, 5, 13, 40] {
+        assert!(sdf_pair(&deep, &t, 10, n, &mut out) <= n);
+    }
+}
