@@ -15,12 +15,7 @@ use crate::errors::{guard, input, Error};
 
 /// MuJoCo's geom type number back to the enum.
 pub fn geom_type_from(t: u8) -> Option<GeomType> {
-    use GeomType::*;
-    [
-        Plane, HField, Sphere, Capsule, Ellipsoid, Cylinder, Box, Mesh,
-    ]
-    .get(t as usize)
-    .copied()
+    GeomType::ALL.get(t as usize).copied()
 }
 
 /// Serves files from an in-memory map first (MuJoCo's `assets`: file name → bytes), then from
