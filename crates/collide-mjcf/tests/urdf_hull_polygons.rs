@@ -1,7 +1,8 @@
 //! Hulls of URDF corpus meshes on which qhull (in MuJoCo 4.0.0) renames or deletes vertices
-//! while merging coplanar facets (`qh_rename_sharedvertex` on `l_finger.stl`,
-//! `qh_mergevertex_del` on `chassis_vhacd_mod_zup.obj`, `qh_remove_extravertices` on
-//! `lower_leg_3.stl`), against MuJoCo's compiled hulls recorded in
+//! while merging coplanar facets (`qh_rename_sharedvertex` on `l_finger.stl` and
+//! `lower_leg_3.stl`, `qh_mergevertex_del` on `chassis_vhacd_mod_zup.obj`; `lower_leg_3.stl` also
+//! passes 50 merges, after which qhull partitions with `qh_findbestnew`), against MuJoCo's
+//! compiled hulls recorded in
 //! `collide/tests/data/narrow/convex_urdf.json` (`conformance/narrow_convex.py urdf`).
 //!
 //! The build is exact ([`collide_mjcf::mesh_hull::last_build_was_exact`]) and the hull is
