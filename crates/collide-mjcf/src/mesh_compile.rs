@@ -168,28 +168,20 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     }
 
     // ---- convex hull: needed without faces and for convex inertia. MuJoCo takes qhull's
-    // triangles on the file vertices (their order fixes the rounding of the mass properties)
-    // and flips them with the other faces for a mirroring scale. Our own quickhull on the
-    // transformed vertices (outward already) validates the point set with MuJoCo's messages
-    // and stands in if the qhull emulation fails.
+    // triangles on the file vertices (their order fixes the rounding of the mass properties),
+    // after its pre-check for colocated, collinear and coplanar sets, and flips them with the
+    // other faces for a mirroring scale.
     let mirrored = sc[0] * sc[1] * sc[2] <= 0.0;
     let hull = if needs_hull {
-        let pts: Vec<DVec3> = vert.iter().map(|v| DVec3::from_array(*v)).collect();
-        let own = match hull::convex_hull(&pts, settings.maxhullvert) {
-            Ok(h) => h,
-            Err(e) => return fail(e.message()),
-        };
-        Some(
-            match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
-                Some(mut t) => {
-                    if mirrored {
-                        t.iter_mut().for_each(|f| f.swap(1, 2));
-                    }
-                    t
+        match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
+            Ok(mut t) => {
+                if mirrored {
+                    t.iter_mut().for_each(|f| f.swap(1, 2));
                 }
-                None => own,
-            },
-        )
+                Some(t)
+            }
+            Err(e) => return fail(e.message()),
+        }
     } else {
         None
     };
@@ -495,17 +487,27 @@ pub mod hull {
     }
 
     impl Degenerate {
+        /// What the vertex set is and MuJoCo's advice (`None` for [`Degenerate::Failed`]).
+        pub fn words(self) -> Option<(&'static str, &'static str)> {
+            match self {
+                Degenerate::Colocated => Some(("colocated", "a small sphere")),
+                Degenerate::Collinear => Some(("collinear", "a thin capsule")),
+                Degenerate::Coplanar => {
+                    Some(("coplanar", "a primitive geom type (plane or thin box)"))
+                }
+                Degenerate::Failed => None,
+            }
+        }
+
         /// Message in MuJoCo's words.
         pub fn message(self) -> String {
-            let (what, advice) = match self {
-                Degenerate::Colocated => ("colocated", "a small sphere"),
-                Degenerate::Collinear => ("collinear", "a thin capsule"),
-                Degenerate::Coplanar => ("coplanar", "a primitive geom type (plane or thin box)"),
-                Degenerate::Failed => {
-                    return "could not construct the convex hull (numerical failure)".into()
-                }
-            };
-            format!("mesh has {what} vertices, cannot compute convex hull. Consider using {advice} instead")
+            match self.words() {
+                Some((what, advice)) => format!(
+                    "mesh has {what} vertices, cannot compute convex hull. Consider using \
+                     {advice} instead"
+                ),
+                None => "qhull error (could not construct the convex hull)".into(),
+            }
         }
     }
 

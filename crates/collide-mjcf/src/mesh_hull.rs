@@ -71,6 +71,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::compile_math as cm;
+use crate::mesh_compile::hull::Degenerate;
 use crate::mesh_compile::MeshSettings;
 use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
 use collide::{ConvexHull, HullGraph, Mesh};
@@ -236,16 +237,12 @@ fn build(
             ));
         }
     }
-    precheck(qpts).map_err(|what| {
-        let advice = match what {
-            "colocated" => "a small sphere",
-            "collinear" => "a thin capsule",
-            _ => "a primitive geom type (plane or thin box)",
-        };
-        format!(
+    precheck(qpts).map_err(|d| match d.words() {
+        Some((what, advice)) => format!(
             "mesh '{name}' has {what} vertices, cannot compute convex hull. Consider using \
              {advice} instead"
-        )
+        ),
+        None => format!("mesh '{name}': {}", d.message()),
     })?;
 
     let graph =
@@ -263,6 +260,7 @@ fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
             Some(out.graph)
         }
         Ok(out) => repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none())
+            .filter(closed_oriented)
             .or_else(|| generic(qpts, maxhullvert, out.distround)),
         Err(qhull::Failure::Flat) => None,
         Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround),
@@ -272,14 +270,19 @@ fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
 /// The hull triangles MuJoCo 4.0.0 gets from qhull for `pts` (the vertices as the file states
 /// them, `f32` values): qhull's facet order and orientation, indices into `pts`. They are the
 /// faces of a mesh given without faces, and the volume of `inertia="convex"`; their order fixes
-/// the rounding of the mesh's centre of mass and frame. `None` when `pts` fails MuJoCo's
-/// pre-check or the hull cannot be built.
-pub(crate) fn qhull_triangles(pts: &[P3], maxhullvert: Option<usize>) -> Option<Vec<[usize; 3]>> {
-    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) || precheck(pts).is_err() {
-        return None;
+/// the rounding of the mesh's centre of mass and frame. Errors as MuJoCo's: fewer than 4 or
+/// non-finite points and qhull failures ([`Degenerate::Failed`]), colocated, collinear or
+/// coplanar sets by MuJoCo's pre-check.
+pub(crate) fn qhull_triangles(
+    pts: &[P3],
+    maxhullvert: Option<usize>,
+) -> Result<Vec<[usize; 3]>, Degenerate> {
+    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) {
+        return Err(Degenerate::Failed);
     }
-    let graph = hull_graph(pts, maxhullvert)?;
-    Some(graph.facets.iter().map(|f| f.face()).collect())
+    precheck(pts)?;
+    let graph = hull_graph(pts, maxhullvert).ok_or(Degenerate::Failed)?;
+    Ok(graph.facets.iter().map(|f| f.face()).collect())
 }
 
 /// Whether the triangles of `g` form a closed, consistently oriented surface (every directed
@@ -329,12 +332,14 @@ fn generic(qpts: &[P3], maxhullvert: Option<usize>, distround: f64) -> Option<Gr
     // When the coplanar repair cannot reproduce qhull's merged facets, the plain hull still
     // is the convex hull MuJoCo collides with (same extreme vertices; coplanar facets split
     // differently): better than refusing a mesh MuJoCo compiles.
-    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none()).or(Some(g))
+    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none())
+        .filter(closed_oriented)
+        .or(Some(g))
 }
 
 /// MuJoCo's check before qhull (`MakeGraph`): colocated, collinear and coplanar vertex sets, with
 /// `mjMINVAL` tolerances relative to the first vertex.
-fn precheck(v: &[P3]) -> Result<(), &'static str> {
+fn precheck(v: &[P3]) -> Result<(), Degenerate> {
     let dist3 = |a: &P3, b: &P3| {
         ((a[0] - b[0]) * (a[0] - b[0])
             + (a[1] - b[1]) * (a[1] - b[1])
@@ -351,7 +356,7 @@ fn precheck(v: &[P3]) -> Result<(), &'static str> {
         }
     }
     if v1 == NONE {
-        return Err("colocated");
+        return Err(Degenerate::Colocated);
     }
     let edge1 = sub(&v[v1], &v[0]);
     let mut normal = [0.0; 3];
@@ -376,13 +381,13 @@ fn precheck(v: &[P3]) -> Result<(), &'static str> {
         }
     }
     if collinear {
-        return Err("collinear");
+        return Err(Degenerate::Collinear);
     }
     let d = dot(&normal, &v[0]);
     if v.iter()
         .all(|p| !((dot(&normal, p) - d).abs() > MINVAL * len1))
     {
-        return Err("coplanar");
+        return Err(Degenerate::Coplanar);
     }
     Ok(())
 }
@@ -1108,11 +1113,11 @@ mod qhull {
                     offset = -(point0[0] * normal[0]);
                     offset -= point0[1] * normal[1];
                     offset -= point0[2] * normal[2];
-                    // nearzero: qh_orientoutside
+                    // a nearly singular elimination: qh_orientoutside
                     let d = self.interior[0] * normal[0]
                         + self.interior[1] * normal[1]
                         + self.interior[2] * normal[2];
-                    if offset + d > 0.0 {
+                    if nz && offset + d > 0.0 {
                         normal = [-normal[0], -normal[1], -normal[2]];
                         offset = -offset;
                     }
