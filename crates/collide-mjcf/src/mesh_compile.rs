@@ -7,12 +7,12 @@
 //!    (4.0.0 merges only in the STL decoder, see [`crate::mesh_file`]).
 //! 2. With `inertia="exact"`, a directed edge used twice (inconsistent winding) is an error.
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
-//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors. (MuJoCo also
-//!    builds, and so validates, the hull of every mesh used by a collidable geom: call
-//!    [`check_convex_hull`] for those.) The triangles are qhull's, from the emulation in
-//!    [`crate::mesh_hull`] on the file vertices, in qhull's order and orientation: the order of
-//!    the sums below, and so the last bits of the mesh frame, depend on it. Our own quickhull in
-//!    `f64` validates the point set and stands in if the emulation fails.
+//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets (MuJoCo's pre-check) and
+//!    sets qhull cannot build are errors. (MuJoCo also builds, and so validates, the hull of
+//!    every mesh used by a collidable geom: call [`check_convex_hull`] for those.) The triangles
+//!    are qhull's, from the emulation in [`crate::mesh_hull`] on the file vertices, in qhull's
+//!    order and orientation: the order of the sums below, and so the last bits of the mesh
+//!    frame, depend on it.
 //! 4. A negative `scale` determinant swaps the winding of every face.
 //! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, with the compiler's
 //!    arithmetic (`compile_math`: `refquat` divided by its norm, its matrix summed left
@@ -380,9 +380,10 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
 
 /// Checks that `vert` has a 3-D convex hull, as MuJoCo requires of every mesh used by a
 /// collidable geom or pair (it runs qhull on them): colocated, collinear or coplanar vertex sets
-/// are errors with MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the
-/// hull itself (no faces, or convex inertia), so callers should run it for collidable meshes.
-/// Works on raw or compiled vertices (the check is invariant under the mesh transformations).
+/// (MuJoCo's pre-check, `mjMINVAL` tolerances) and sets qhull cannot build are errors with
+/// MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the hull itself (no
+/// faces, or convex inertia), so callers should run it for collidable meshes, on the vertices as
+/// the file states them (MuJoCo's check runs before the mesh transformations).
 pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
     if vert.len() < 4 {
         return Err(format!(
@@ -393,7 +394,8 @@ pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
     if vert.iter().any(|v| !v.is_finite()) {
         return Err(format!("mesh '{name}': vertex coordinates are not finite"));
     }
-    hull::convex_hull(vert, None)
+    let pts: Vec<V3> = vert.iter().map(|v| v.to_array()).collect();
+    crate::mesh_hull::qhull_triangles(&pts, None)
         .map(|_| ())
         .map_err(|e| format!("mesh '{name}': {}", e.message()))
 }
