@@ -20,7 +20,7 @@ seed() {  # seed directory of target $1
   local t="$1" d="$CARGO_TARGET_DIR/seeds/$1" c="$root/conformance/corpus" a="$root/conformance/corpus/scenes/assets"
   rm -rf "$d"; mkdir -p "$d"
   case "$t" in
-    mjcf) for f in "$c"/scenes/{box_stack,include_attach,mesh_pile,hfield_png,builtin_meshes,sleep_settle,joints_mocap}.xml; do
+    mjcf) for f in "$c"/scenes/{box_stack,include_attach,mesh_pile,hfield_png,builtin_meshes,builtin_lattice,sleep_settle,joints_mocap}.xml; do
             cp "$f" "$d/$(basename "$f")"; done
           { cat "$c/scenes/include_attach.xml"; printf '\0'; cat "$c/scenes/parts/arena.xml"; } > "$d/with_include" ;;
     urdf) cp "$c"/scenes/*.urdf "$d/"; find "$c/urdf" -name '*.urdf' | head -5 | while read -r f; do cp "$f" "$d/"; done ;;

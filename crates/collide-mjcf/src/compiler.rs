@@ -15,7 +15,7 @@ use crate::defaults::{Defaults, Resolved, MAIN};
 use crate::error::{Location, MjcfError, Result};
 use crate::geom;
 use crate::hfield_file;
-use crate::mesh_builtin::builtin_mesh;
+use crate::mesh_builtin::{builtin_inertia, builtin_mesh};
 use crate::mesh_compile::{compile_mesh, MeshInertia, MeshSettings};
 use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
@@ -534,6 +534,9 @@ impl<'r> Builder<'r> {
             }
             settings.maxhullvert = usize::try_from(n).ok();
         }
+        if let Some(kind) = builtin {
+            settings.inertia = builtin_inertia(kind, !raw.face.is_empty(), settings.inertia);
+        }
         let full = format!("{prefix}{name}");
         let source = raw.vert.clone();
         let mesh = compile_mesh(&full, raw, &settings).map_err(|e| a.err(e))?;
@@ -1033,11 +1036,16 @@ impl<'r> Builder<'r> {
         let mesh = dataid
             .filter(|_| t == GeomType::Mesh)
             .map(|i| &self.model.mesh[i]);
+        // a height field weighs as its box (see `geom::hfield_mass_box`)
+        let (mass_t, mass_size) = match dataid.filter(|_| t == GeomType::HField) {
+            Some(i) => (GeomType::Box, geom::hfield_mass_box(&self.model.hfield[i])),
+            None => (t, size),
+        };
         let mass = match r.number("mass")? {
             Some(m) => m,
-            None => r.number("density")?.unwrap_or(1000.0) * geom::volume(t, size, mesh),
+            None => r.number("density")?.unwrap_or(1000.0) * geom::volume(mass_t, mass_size, mesh),
         };
-        let inertia = geom::inertia(t, size, mesh, mass);
+        let inertia = geom::inertia(mass_t, mass_size, mesh, mass);
         Ok(GeomB {
             name,
             t,
@@ -1175,13 +1183,10 @@ impl<'r> Builder<'r> {
                     .filter(|g| (lo..=hi).contains(&g.group))
                     .cloned()
                     .collect();
-                if counted.is_empty() {
-                    // MuJoCo 4.0.0 leaves the inertial frame of a body without such geoms at
-                    // the body's own pos/quat (in its parent's frame), as measured
-                    (frame.pos, frame.quat, 0.0)
-                } else {
-                    inertia_from_geoms(&counted)
-                }
+                // MuJoCo 4.0.0 leaves the inertial frame of a body without such geoms, or whose
+                // geoms are all massless, at the body's own pos/quat (in its parent's frame),
+                // as measured
+                inertia_from_geoms(&counted).unwrap_or((frame.pos, frame.quat, 0.0))
             } else {
                 body.inertial.unwrap_or((DVec3::ZERO, DQuat::IDENTITY, 0.0))
             };
@@ -1628,16 +1633,16 @@ fn rotate_inertia(t: [f64; 6], q: [f64; 4]) -> [f64; 6] {
 
 /// Inertial frame of a body from its geoms: (pos, quat, mass), as MuJoCo's
 /// `mjCBody::InertiaFromGeom` computes it (same operation order: the frame feeds free-joint
-/// alignment and so the geom poses).
-fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
+/// alignment and so the geom poses). `None` when the geoms have no mass (below `mjMINVAL`).
+fn inertia_from_geoms(geoms: &[GeomB]) -> Option<(DVec3, DQuat, f64)> {
     let mass: f64 = geoms.iter().map(|g| g.mass).sum();
     if mass < collide::math::MINVAL {
-        return (DVec3::ZERO, DQuat::IDENTITY, 0.0);
+        return None;
     }
     let mut massive = geoms.iter().filter(|g| g.mass >= collide::math::MINVAL);
     if let (Some(g), None) = (massive.next(), massive.next()) {
         // MuJoCo keeps a lone massive geom's own frame (no re-sorting of the principal axes)
-        return (g.pos, g.quat, mass);
+        return Some((g.pos, g.quat, mass));
     }
     let mut com = [0.0; 3];
     for g in geoms {
@@ -1656,5 +1661,5 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> (DVec3, DQuat, f64) {
         }
     }
     let q = cm::principal_inertia(total).1;
-    (DVec3::from_array(ipos), cm::from_wxyz(q), mass)
+    Some((DVec3::from_array(ipos), cm::from_wxyz(q), mass))
 }

@@ -9,52 +9,74 @@ use crate::xml::{AttrSource, Elem};
 pub const MAIN: &str = "main";
 
 /// All default classes of one model file.
+///
+/// As in MuJoCo, a class starts as a copy of its parent's values at the moment the class is
+/// parsed (the parent's own elements are read before its nested classes): attributes that a
+/// later top-level `<default>` (e.g. from an `<include>` further down) adds to the main class
+/// reach only the classes created after it.
 #[derive(Debug, Default)]
 pub struct Defaults {
-    /// class name → (parent class, element kind → the class's own element)
-    classes: HashMap<String, (Option<String>, HashMap<String, Elem>)>,
+    /// class name → element kind → the chain of default elements giving the class's values,
+    /// root first (copies of the ancestors' elements as they were when the class was created,
+    /// then the class's own element)
+    classes: HashMap<String, HashMap<String, Vec<Elem>>>,
 }
 
 impl Defaults {
     /// Collects the classes of every top-level `<default>` element of `root`.
     pub fn collect(root: &Elem) -> Result<Defaults> {
         let mut d = Defaults::default();
-        d.classes.insert(MAIN.to_string(), (None, HashMap::new()));
+        d.classes.insert(MAIN.to_string(), HashMap::new());
         for top in root.children_named("default") {
             // a top-level default is the main class, whether or not it says class="main"
             let name = top.attr("class").unwrap_or(MAIN).to_string();
-            let parent = if name == MAIN {
-                None
-            } else {
-                Some(MAIN.to_string())
-            };
+            let parent = (name != MAIN).then(|| MAIN.to_string());
             d.add_class(top, name, parent)?;
         }
         Ok(d)
     }
 
     fn add_class(&mut self, elem: &Elem, name: String, parent: Option<String>) -> Result<()> {
-        if name != MAIN || parent.is_some() {
+        if let Some(parent) = &parent {
             if self.classes.contains_key(&name) {
                 return Err(elem.err(format!("repeated default class '{name}'")));
             }
-            self.classes.insert(name.clone(), (parent, HashMap::new()));
+            // the parent's values as they are now
+            let inherited = self.classes.get(parent).cloned().unwrap_or_default();
+            self.classes.insert(name.clone(), inherited);
         }
-        for c in &elem.children {
-            if c.name == "default" {
-                let Some(child) = c.attr("class") else {
-                    return Err(c.err("nested default requires the attribute 'class'"));
-                };
-                self.add_class(c, child.to_string(), Some(name.clone()))?;
-            } else if let Some(entry) = self.classes.get_mut(&name) {
-                // a repeated kind inside one class: later attributes win, as when merged
-                match entry.1.get_mut(&c.name) {
-                    Some(existing) => existing.attrs.extend(c.attrs.iter().cloned()),
-                    None => {
-                        entry.1.insert(c.name.clone(), c.clone());
+        // the class's own elements first, then its nested classes (MuJoCo's parse order)
+        let mut seen: Vec<&str> = Vec::new();
+        for c in elem.children.iter().filter(|c| c.name != "default") {
+            if seen.contains(&c.name.as_str()) {
+                return Err(c.err(format!(
+                    "<{}> repeated in default class '{name}' (one per class)",
+                    c.name
+                )));
+            }
+            seen.push(&c.name);
+            let Some(kinds) = self.classes.get_mut(&name) else {
+                continue;
+            };
+            let chain = kinds.entry(c.name.clone()).or_default();
+            match chain.last_mut() {
+                // another top-level <default> of the main class: later values win
+                Some(layer) if parent.is_none() => {
+                    for (k, v) in &c.attrs {
+                        match layer.attrs.iter_mut().find(|(k2, _)| k2 == k) {
+                            Some(slot) => slot.1.clone_from(v),
+                            None => layer.attrs.push((k.clone(), v.clone())),
+                        }
                     }
                 }
+                _ => chain.push(c.clone()),
             }
+        }
+        for c in elem.children.iter().filter(|c| c.name == "default") {
+            let Some(child) = c.attr("class") else {
+                return Err(c.err("nested default requires the attribute 'class'"));
+            };
+            self.add_class(c, child.to_string(), Some(name.clone()))?;
         }
         Ok(())
     }
@@ -66,24 +88,10 @@ impl Defaults {
 
     /// The attribute layers for an element of `kind` in `class`, root class first.
     pub fn layers<'a>(&'a self, kind: &str, class: &str, elem: &'a Elem) -> Result<Resolved<'a>> {
-        if !self.has(class) {
+        let Some(kinds) = self.classes.get(class) else {
             return Err(elem.err(format!("unknown default class '{class}'")));
-        }
-        let mut chain = Vec::new();
-        let mut cur = Some(class);
-        while let Some(c) = cur {
-            let Some((parent, kinds)) = self.classes.get(c) else {
-                break;
-            };
-            if let Some(e) = kinds.get(kind) {
-                chain.push(e);
-            }
-            cur = parent.as_deref();
-            if chain.len() > 256 {
-                break;
-            }
-        }
-        chain.reverse();
+        };
+        let mut chain: Vec<&Elem> = kinds.get(kind).map_or(Vec::new(), |c| c.iter().collect());
         chain.push(elem);
         Ok(Resolved { layers: chain })
     }

@@ -101,8 +101,15 @@ pub fn mesh_size(mesh: &Mesh) -> DVec3 {
     )
 }
 
+/// Half-sizes of the box whose mass and inertia MuJoCo 4.0.0 gives a height-field geom
+/// (measured): `size[0] × size[1]` across, `size[2] / 2 + size[3]` high, centred on the geom
+/// frame.
+pub fn hfield_mass_box(h: &HField) -> DVec3 {
+    DVec3::new(h.size[0], h.size[1], 0.5 * (0.5 * h.size[2] + h.size[3]))
+}
+
 /// Volume of a geom (MuJoCo's `mjCGeom::GetVolume`, solid geoms): a mesh's compiled volume,
-/// 0 for planes and height fields.
+/// 0 for planes and height fields (whose mass comes from [`hfield_mass_box`]).
 pub fn volume(t: GeomType, size: DVec3, mesh: Option<&Mesh>) -> f64 {
     use std::f64::consts::PI;
     let r = size.x;

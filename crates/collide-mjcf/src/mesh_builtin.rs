@@ -6,12 +6,21 @@
 //! vertices to `f32`). The mesh compiler then treats them like any inline mesh: a mesh without
 //! faces gets the faces of its convex hull.
 //!
-//! Kinds: `sphere` (icosphere), `hemisphere`, `cone`, `supersphere`, `supertorus`, `wedge`,
-//! `plate`. Integer parameters are truncated toward zero as MuJoCo does.
+//! Kinds: `sphere` (icosphere), `hemisphere`, `cone`, `supersphere`, `supertorus`, `wedge`
+//! (with foveal deformation `gamma`), `plate`, and the lattice kinds shared with `flexcomp`,
+//! parameters `count[3] spacing[3] [dim]`: `grid` (planar for dim 2, solid for dim 3), `box`,
+//! `cylinder` and `ellipsoid` (solid point sets with their centre for dim 3, open-top surfaces
+//! with faces for dim 2), `square` and `disc` (planar, 6 parameters). Integer parameters are
+//! truncated toward zero as MuJoCo does.
+//!
+//! Planar kinds (`plate`, `square`, `disc`, a dim-2 `grid`) compile only as meshes that need no
+//! hull (faces given, no collision use): MuJoCo refuses their coplanar vertices otherwise, and
+//! the compiler does the same.
 
 use glam::DVec3;
 use std::f64::consts::PI;
 
+use crate::mesh_compile::MeshInertia;
 use crate::mesh_file::RawMesh;
 
 /// The `builtin` keywords MuJoCo 4.0.0's MJCF parser accepts.
@@ -31,6 +40,26 @@ pub const BUILTIN_KINDS: &[&str] = &[
     "square",
     "disc",
 ];
+
+/// The inertia mode MuJoCo gives a builtin mesh, from the mode the asset and its defaults chose:
+/// a plate is always a shell; the lattice kinds that come with faces (planar grids, squares,
+/// discs, open-top dim-2 boxes, cylinders and ellipsoids) are shells unless a mode other than
+/// `legacy` was chosen.
+pub fn builtin_inertia(kind: &str, has_faces: bool, chosen: MeshInertia) -> MeshInertia {
+    let lattice = matches!(
+        kind,
+        "grid" | "box" | "cylinder" | "ellipsoid" | "square" | "disc"
+    );
+    if kind == "plate" || (lattice && has_faces && chosen == MeshInertia::Legacy) {
+        MeshInertia::Shell
+    } else {
+        chosen
+    }
+}
+
+/// Largest vertex count a builtin mesh may have (MuJoCo has no limit; this keeps absurd
+/// resolutions from exhausting memory).
+const MAX_VERTICES: f64 = 1e6;
 
 /// Generates the builtin mesh `kind` from `params`; errors are MuJoCo's checks, worded as
 /// MuJoCo words them (the caller adds the mesh name and location).
@@ -146,12 +175,7 @@ pub fn builtin_mesh(kind: &str, params: &[f64]) -> Result<RawMesh, String> {
             if !(0.0..=1.0).contains(&gamma) {
                 return Err("`gamma` must be a nonnegative float between [0, 1]".into());
             }
-            if gamma != 0.0 {
-                // MuJoCo's foveal deformation is not reproduced yet (wedges are meant for tactile
-                // sensors; their vertices are nearly coplanar and rarely collide).
-                return Err("wedge with gamma > 0 (foveal deformation) is not supported".into());
-            }
-            Ok(wedge(rp as usize, rt as usize, fp, ft))
+            Ok(wedge(rp as usize, rt as usize, fp, ft, gamma))
         }
         "plate" => {
             need(2, "Plate")?;
@@ -159,13 +183,75 @@ pub fn builtin_mesh(kind: &str, params: &[f64]) -> Result<RawMesh, String> {
             if rx <= 0.0 || ry <= 0.0 {
                 return Err("Horizontal and vertical resolutions must be positive".into());
             }
-            // A plate's vertices all lie in one plane: MuJoCo cannot build its convex hull.
-            Err("has coplanar vertices, cannot compute convex hull (builtin plate)".into())
+            if rx * ry > MAX_VERTICES {
+                return Err(format!("plate resolution {rx} x {ry} is too large"));
+            }
+            Ok(plate(rx as usize, ry as usize))
         }
         "none" => Err("Unsupported mesh type".into()),
-        "grid" | "box" | "cylinder" | "ellipsoid" | "square" | "disc" => Err(format!(
-            "builtin '{kind}' (flexcomp-style procedural mesh) is not supported"
-        )),
+        "grid" => {
+            let (count, spacing, dim) =
+                lattice_params(params, "Grid", "(count[3], spacing[3], [dim])")?;
+            if dim != 2 && dim != 3 {
+                return Err("Grid dim must be 2 or 3".into());
+            }
+            if dim == 2 && count[2] != 1 {
+                return Err("Grid count must be 1 along dimensions beyond dim".into());
+            }
+            if count.iter().any(|&c| c <= 0) {
+                return Err("Grid count must be positive".into());
+            }
+            if count[0] < 2 || count[1] < 2 || (dim == 3 && count[2] < 2) {
+                return Err("Failed to create grid mesh".into());
+            }
+            let count = lattice_size(count)?;
+            Ok(grid(count, spacing, dim == 3))
+        }
+        "box" | "cylinder" | "ellipsoid" => {
+            let (count, spacing, dim) = lattice_params(
+                params,
+                "Box/cylinder/ellipsoid",
+                "(count[3], spacing[3], [dim])",
+            )?;
+            if dim != 2 && dim != 3 {
+                return Err("Mesh dim must be 2 or 3 for box/cylinder/ellipsoid".into());
+            }
+            if count.iter().any(|&c| c < 2) {
+                return Err("Box/cylinder/ellipsoid count must be at least 2".into());
+            }
+            let count = lattice_size(count)?;
+            let shape = match kind {
+                "box" => Lattice::Box,
+                "cylinder" => Lattice::Cylinder,
+                _ => Lattice::Ellipsoid,
+            };
+            Ok(if dim == 3 {
+                lattice_solid(shape, count, spacing)
+            } else {
+                lattice_open_surface(shape, count, spacing)
+            })
+        }
+        "square" | "disc" => {
+            if params.len() != 6 {
+                return Err(format!(
+                    "Square/disc mesh type requires 6 parameters (count[3], spacing[3]), got {}",
+                    params.len()
+                ));
+            }
+            let (count, spacing, _) =
+                lattice_params(params, "Square/disc", "(count[3], spacing[3])")?;
+            if count.iter().any(|&c| c <= 0) {
+                return Err("Count must be positive".into());
+            }
+            if count[2] != 1 {
+                return Err("Square/disc count[2] must be 1".into());
+            }
+            if count[0] < 2 || count[1] < 2 {
+                return Err("Failed to create square/disc mesh".into());
+            }
+            let count = lattice_size(count)?;
+            Ok(square(count, spacing, kind == "disc"))
+        }
         _ => Err(format!(
             "invalid builtin keyword '{kind}' (expected one of {})",
             BUILTIN_KINDS.join(", ")
@@ -382,13 +468,27 @@ fn supertorus(res: usize, radius: f64, s: f64, t: f64) -> RawMesh {
 }
 
 /// Cell-centred grid of directions on the unit sphere: horizontal angle in
-/// `[-fov_phi, fov_phi]`, vertical in `[-fov_theta, fov_theta]` (degrees); no faces.
-fn wedge(rp: usize, rt: usize, fov_phi: f64, fov_theta: f64) -> RawMesh {
+/// `[-fov_phi, fov_phi]`, vertical in `[-fov_theta, fov_theta]` (degrees); no faces. With
+/// `gamma > 0` (foveal deformation) the cell edges, as fractions `x` of the field of view, move
+/// to `gamma x^5 + (1 - gamma) x` and each direction is at the middle of its moved cell.
+fn wedge(rp: usize, rt: usize, fov_phi: f64, fov_theta: f64, gamma: f64) -> RawMesh {
+    let fovea = |x: f64| {
+        if gamma == 0.0 {
+            x
+        } else {
+            gamma * x.powi(5) + (1.0 - gamma) * x
+        }
+    };
+    // middle of cell `i` of `n`, as a fraction of the field of view in [-1, 1]
+    let centre = |i: usize, n: usize| {
+        let edge = |k: usize| fovea(2.0 * k as f64 / n as f64 - 1.0);
+        0.5 * (edge(i) + edge(i + 1))
+    };
     let mut vert = Vec::with_capacity(rp * rt);
     for i in 0..rp {
-        let phi = (-fov_phi + (i as f64 + 0.5) * 2.0 * fov_phi / rp as f64).to_radians();
+        let phi = (centre(i, rp) * fov_phi).to_radians();
         for j in 0..rt {
-            let th = (-fov_theta + (j as f64 + 0.5) * 2.0 * fov_theta / rt as f64).to_radians();
+            let th = (centre(j, rt) * fov_theta).to_radians();
             vert.push(DVec3::new(
                 phi.sin() * th.cos(),
                 th.sin(),
@@ -397,4 +497,301 @@ fn wedge(rp: usize, rt: usize, fov_phi: f64, fov_theta: f64) -> RawMesh {
         }
     }
     RawMesh { vert, face: vec![] }
+}
+
+/// `rx × ry` cell-centred grid on the square `[-1, 1]²` at z = -1 (vertex `i * ry + j`), two
+/// triangles per grid cell.
+fn plate(rx: usize, ry: usize) -> RawMesh {
+    let mut vert = Vec::with_capacity(rx * ry);
+    for i in 0..rx {
+        for j in 0..ry {
+            vert.push(DVec3::new(
+                -1.0 + (i as f64 + 0.5) * 2.0 / rx as f64,
+                -1.0 + (j as f64 + 0.5) * 2.0 / ry as f64,
+                -1.0,
+            ));
+        }
+    }
+    let mut face = Vec::new();
+    for i in 0..rx - 1 {
+        for j in 0..ry - 1 {
+            let (a, b) = (i * ry + j, (i + 1) * ry + j);
+            face.push(tri(a, b, a + 1));
+            face.push(tri(b + 1, a + 1, b));
+        }
+    }
+    RawMesh { vert, face }
+}
+
+/// Reads the lattice parameters `count[3] spacing[3] [dim]` (6, or 7 unless `what` is the
+/// square/disc family, which the caller checks); counts and `dim` are truncated, `dim`
+/// defaults to 3.
+fn lattice_params(
+    params: &[f64],
+    what: &str,
+    layout: &str,
+) -> Result<([i64; 3], DVec3, i64), String> {
+    if params.len() != 6 && params.len() != 7 {
+        return Err(format!(
+            "{what} mesh type requires 6 or 7 parameters {layout}, got {}",
+            params.len()
+        ));
+    }
+    // a count beyond i32 overflows MuJoCo's int cast; refuse it as too large instead
+    let int = |x: f64| x.trunc().clamp(-1e12, 1e12) as i64;
+    let count = [int(params[0]), int(params[1]), int(params[2])];
+    let spacing = DVec3::new(params[3], params[4], params[5]);
+    let dim = params.get(6).map_or(3, |&d| int(d));
+    Ok((count, spacing, dim))
+}
+
+/// The checked counts as sizes: at most [`MAX_VERTICES`] lattice points.
+fn lattice_size(count: [i64; 3]) -> Result<[usize; 3], String> {
+    let n = count.iter().map(|&c| c as f64).product::<f64>();
+    if n > MAX_VERTICES {
+        return Err(format!(
+            "lattice of {} x {} x {} points is too large",
+            count[0], count[1], count[2]
+        ));
+    }
+    Ok(count.map(|c| c as usize))
+}
+
+/// Position of lattice index `i` of `n` points `spacing` apart, centred on 0.
+fn lattice_coord(i: usize, n: usize, spacing: f64) -> f64 {
+    spacing * (i as f64 - 0.5 * (n as f64 - 1.0))
+}
+
+/// Regular lattice of `count` points `spacing` apart centred on the origin, index
+/// `(ix * ny + iy) * nz + iz` (x slowest). `solid`: all three axes, no faces (the compiler takes
+/// the hull); otherwise the z = 0 layer (`count[2]` is 1) with two triangles `(a, b, c)`,
+/// `(a, c, d)` per cell, counter-clockwise for positive spacings.
+fn grid(count: [usize; 3], spacing: DVec3, solid: bool) -> RawMesh {
+    let [nx, ny, nz] = count;
+    let mut vert = Vec::with_capacity(nx * ny * nz);
+    for ix in 0..nx {
+        for iy in 0..ny {
+            for iz in 0..if solid { nz } else { 1 } {
+                vert.push(DVec3::new(
+                    lattice_coord(ix, nx, spacing.x),
+                    lattice_coord(iy, ny, spacing.y),
+                    if solid {
+                        lattice_coord(iz, nz, spacing.z)
+                    } else {
+                        0.0
+                    },
+                ));
+            }
+        }
+    }
+    let face = if solid {
+        vec![]
+    } else {
+        square_faces(&vert, nx, ny, false)
+    };
+    RawMesh { vert, face }
+}
+
+/// Two triangles per cell of an `nx × ny` planar lattice (vertex `ix * ny + iy`), cells in
+/// x-major order: `(a, b, c)`, `(a, c, d)` for corners `a = (ix, iy)`, `b = (ix+1, iy)`,
+/// `c = (ix+1, iy+1)`, `d = (ix, iy+1)`. With `towards_centre` the other diagonal
+/// (`(a, b, d)`, `(b, c, d)`) is used when exactly one coordinate of `a` is negative, so every
+/// diagonal points at the centre (MuJoCo's disc).
+fn square_faces(vert: &[DVec3], nx: usize, ny: usize, towards_centre: bool) -> Vec<[u32; 3]> {
+    let mut face = Vec::with_capacity(2 * (nx - 1) * (ny - 1));
+    for ix in 0..nx - 1 {
+        for iy in 0..ny - 1 {
+            let (a, b) = (ix * ny + iy, (ix + 1) * ny + iy);
+            let (c, d) = (b + 1, a + 1);
+            let p = vert[a];
+            if towards_centre && (p.x < 0.0) != (p.y < 0.0) {
+                face.extend([tri(a, b, d), tri(b, c, d)]);
+            } else {
+                face.extend([tri(a, b, c), tri(a, c, d)]);
+            }
+        }
+    }
+    face
+}
+
+/// The planar lattice of [`grid`] (`count[2]` is 1); for a disc each point `p` is moved to
+/// `L∞(p) · p / |p|` scaled by the half-extents over the largest coordinate, so the square's
+/// rings become ellipses.
+fn square(count: [usize; 3], spacing: DVec3, disc: bool) -> RawMesh {
+    let [nx, ny, _] = count;
+    let mut mesh = grid([nx, ny, 1], spacing, false);
+    if disc {
+        // the diagonals follow the lattice positions (before the projection, which mirrors an
+        // axis with negative spacing)
+        mesh.face = square_faces(&mesh.vert, nx, ny, true);
+        let half = [
+            0.5 * spacing.x * (nx as f64 - 1.0),
+            0.5 * spacing.y * (ny as f64 - 1.0),
+        ];
+        for p in &mut mesh.vert {
+            let linf = p.x.abs().max(p.y.abs());
+            let (x, y) = normalize2(p.x, p.y);
+            *p = DVec3::new(x * half[0] * linf, y * half[1] * linf, p.z);
+        }
+    }
+    mesh
+}
+
+/// `(x, y)` divided by its norm, unchanged when the norm is below `mjMINVAL`.
+fn normalize2(x: f64, y: f64) -> (f64, f64) {
+    let n = (x * x + y * y).sqrt();
+    if n > 1e-15 {
+        (x / n, y / n)
+    } else {
+        (x, y)
+    }
+}
+
+/// The surface a box lattice is projected onto.
+#[derive(Clone, Copy)]
+enum Lattice {
+    Box,
+    Cylinder,
+    Ellipsoid,
+}
+
+/// Surface point `(ix, iy, iz)` of a `count` lattice with half-extents `spacing (count-1)/2`:
+/// on the box, or pushed out radially to the cylinder (by the point's `L∞` norm in xy) or to
+/// the ellipsoid.
+fn lattice_point(shape: Lattice, count: [usize; 3], spacing: DVec3, idx: [usize; 3]) -> DVec3 {
+    let unit = |k: usize| 2.0 * idx[k] as f64 / (count[k] as f64 - 1.0) - 1.0;
+    let mut p = DVec3::new(unit(0), unit(1), unit(2));
+    let half = DVec3::new(
+        0.5 * spacing.x * (count[0] as f64 - 1.0),
+        0.5 * spacing.y * (count[1] as f64 - 1.0),
+        0.5 * spacing.z * (count[2] as f64 - 1.0),
+    );
+    match shape {
+        Lattice::Box => {}
+        Lattice::Cylinder => {
+            let linf = p.x.abs().max(p.y.abs());
+            let (x, y) = normalize2(p.x, p.y);
+            p = DVec3::new(x * linf, y * linf, p.z);
+        }
+        Lattice::Ellipsoid => {
+            let n = p.length();
+            if n > 1e-15 {
+                p /= n;
+            }
+        }
+    }
+    p * half
+}
+
+/// Solid lattice shape (`dim` 3): the centre, then the surface points of the z = min and max
+/// faces (x slowest), the rest of the y = min and max faces, the rest of the x = min and max
+/// faces; no faces (the compiler takes the hull).
+fn lattice_solid(shape: Lattice, count: [usize; 3], spacing: DVec3) -> RawMesh {
+    let [nx, ny, nz] = count;
+    let pt = |ix, iy, iz| lattice_point(shape, count, spacing, [ix, iy, iz]);
+    let mut vert = vec![DVec3::ZERO];
+    for iz in [0, nz - 1] {
+        for ix in 0..nx {
+            for iy in 0..ny {
+                vert.push(pt(ix, iy, iz));
+            }
+        }
+    }
+    for iy in [0, ny - 1] {
+        for ix in 0..nx {
+            for iz in 1..nz - 1 {
+                vert.push(pt(ix, iy, iz));
+            }
+        }
+    }
+    for ix in [0, nx - 1] {
+        for iy in 1..ny - 1 {
+            for iz in 1..nz - 1 {
+                vert.push(pt(ix, iy, iz));
+            }
+        }
+    }
+    RawMesh { vert, face: vec![] }
+}
+
+/// Open-top surface lattice shape (`dim` 2, MuJoCo's shell without its z = max face): points
+/// of the z = min face (x slowest), then the new points of the y = min and max faces (x
+/// slowest, z above the bottom), then those of the x = min and max faces; two outward
+/// triangles per cell of the bottom, the y faces and the x faces, in that order.
+fn lattice_open_surface(shape: Lattice, count: [usize; 3], spacing: DVec3) -> RawMesh {
+    let [nx, ny, nz] = count;
+    let pt = |ix, iy, iz| lattice_point(shape, count, spacing, [ix, iy, iz]);
+    // vertex index of each lattice point on the surface (NONE inside or on the top)
+    const NONE: usize = usize::MAX;
+    let mut id = vec![NONE; nx * ny * nz];
+    let key = |ix: usize, iy: usize, iz: usize| (ix * ny + iy) * nz + iz;
+    let mut vert = Vec::new();
+    let mut add = |ix: usize, iy: usize, iz: usize, vert: &mut Vec<DVec3>| {
+        let k = key(ix, iy, iz);
+        if id[k] == NONE {
+            id[k] = vert.len();
+            vert.push(pt(ix, iy, iz));
+        }
+    };
+    for ix in 0..nx {
+        for iy in 0..ny {
+            add(ix, iy, 0, &mut vert);
+        }
+    }
+    for iy in [0, ny - 1] {
+        for ix in 0..nx {
+            for iz in 1..nz {
+                add(ix, iy, iz, &mut vert);
+            }
+        }
+    }
+    for ix in [0, nx - 1] {
+        for iy in 1..ny - 1 {
+            for iz in 1..nz {
+                add(ix, iy, iz, &mut vert);
+            }
+        }
+    }
+    let v = |ix, iy, iz| id[key(ix, iy, iz)];
+    let mut face = Vec::new();
+    // quad (p00, p10, p11, p01) as two triangles, outward when the corners turn
+    // counter-clockwise seen from outside
+    let quad = |p: [usize; 4], face: &mut Vec<[u32; 3]>| {
+        face.push(tri(p[0], p[1], p[2]));
+        face.push(tri(p[0], p[2], p[3]));
+    };
+    for ix in 0..nx - 1 {
+        for iy in 0..ny - 1 {
+            let (a, b) = (v(ix, iy, 0), v(ix + 1, iy, 0));
+            let (c, d) = (v(ix + 1, iy + 1, 0), v(ix, iy + 1, 0));
+            face.extend([tri(a, c, b), tri(a, d, c)]);
+        }
+    }
+    for iy in [0, ny - 1] {
+        for ix in 0..nx - 1 {
+            for iz in 0..nz - 1 {
+                let (p00, p10) = (v(ix, iy, iz), v(ix + 1, iy, iz));
+                let (p11, p01) = (v(ix + 1, iy, iz + 1), v(ix, iy, iz + 1));
+                if iy == 0 {
+                    quad([p00, p10, p11, p01], &mut face);
+                } else {
+                    quad([p10, p00, p01, p11], &mut face);
+                }
+            }
+        }
+    }
+    for ix in [0, nx - 1] {
+        for iy in 0..ny - 1 {
+            for iz in 0..nz - 1 {
+                let (p00, p10) = (v(ix, iy, iz), v(ix, iy + 1, iz));
+                let (p11, p01) = (v(ix, iy + 1, iz + 1), v(ix, iy, iz + 1));
+                if ix == 0 {
+                    quad([p10, p00, p01, p11], &mut face);
+                } else {
+                    quad([p00, p10, p11, p01], &mut face);
+                }
+            }
+        }
+    }
+    RawMesh { vert, face }
 }

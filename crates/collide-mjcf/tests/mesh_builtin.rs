@@ -44,38 +44,35 @@ fn xml(kind: &str, params: &str) -> String {
     )
 }
 
+/// Asserts `got` equals the flat coordinate list `want` within `tol` per coordinate.
+fn assert_vertices(label: &str, what: &str, got: &[collide::glam::DVec3], want: &[f64], tol: f64) {
+    assert_eq!(got.len() * 3, want.len(), "{label}: {what} count");
+    for (i, v) in got.iter().enumerate() {
+        for k in 0..3 {
+            let d = (v[k] - want[3 * i + k]).abs();
+            assert!(
+                d < tol,
+                "{label}: {what} {i}[{k}] {} vs {}",
+                v[k],
+                want[3 * i + k]
+            );
+        }
+    }
+}
+
 #[test]
 fn builtin_generators_match_mujoco_user_arrays() {
     let fx = fixture();
     let cases = fx["cases"].as_array().unwrap();
-    assert!(cases.len() >= 15);
+    assert!(cases.len() >= 35);
     for c in cases {
         let kind = c["kind"].as_str().unwrap();
         let label = format!("{kind} {}", c["params"]);
         let want_v = floats(&c["uservert"]);
         let want_f = ints(&c["userface"]);
-        let got = match builtin_mesh(kind, &params(c)) {
-            Ok(g) => g,
-            Err(e) => {
-                // Only the plate, which MuJoCo cannot compile either, may be refused here.
-                assert!(c.get("error").is_some(), "{label}: {e}");
-                assert!(e.contains("coplanar"), "{label}: {e}");
-                continue;
-            }
-        };
-        assert_eq!(got.vert.len() * 3, want_v.len(), "{label}: vertex count");
-        for (i, v) in got.vert.iter().enumerate() {
-            for k in 0..3 {
-                let d = (v[k] - want_v[3 * i + k]).abs();
-                // MuJoCo generates in f32.
-                assert!(
-                    d < 2e-7,
-                    "{label}: vertex {i}[{k}] {} vs {}",
-                    v[k],
-                    want_v[3 * i + k]
-                );
-            }
-        }
+        let got = builtin_mesh(kind, &params(c)).unwrap_or_else(|e| panic!("{label}: {e}"));
+        // MuJoCo generates in f32.
+        assert_vertices(&label, "vertex", &got.vert, &want_v, 2e-7);
         let flat: Vec<u32> = got.face.iter().flatten().copied().collect();
         assert_eq!(flat, want_f, "{label}: faces");
     }
@@ -97,22 +94,7 @@ fn builtin_meshes_compile_as_mujoco() {
         let model = res.unwrap_or_else(|e| panic!("{label}: {e}"));
         let mesh = &model.mesh[0];
         let want_v = floats(&c["mesh_vert"]);
-        assert_eq!(
-            mesh.vert.len() * 3,
-            want_v.len(),
-            "{label}: compiled vertex count"
-        );
-        for (i, v) in mesh.vert.iter().enumerate() {
-            for k in 0..3 {
-                let d = (v[k] - want_v[3 * i + k]).abs();
-                assert!(
-                    d < 1e-6,
-                    "{label}: mesh_vert {i}[{k}] {} vs {}",
-                    v[k],
-                    want_v[3 * i + k]
-                );
-            }
-        }
+        assert_vertices(&label, "mesh_vert", &mesh.vert, &want_v, 1e-6);
         let flat: Vec<u32> = mesh.face.iter().flatten().copied().collect();
         let want_f = ints(&c["mesh_face"]);
         if c["userface"].as_array().unwrap().is_empty() {
@@ -143,6 +125,35 @@ fn builtin_meshes_compile_as_mujoco() {
         let same = (0..4).all(|k| (got_q[k] - q[k]).abs() < 1e-6);
         let neg = (0..4).all(|k| (got_q[k] + q[k]).abs() < 1e-6);
         assert!(same || neg, "{label}: mesh_quat {got_q:?} vs {q:?}");
+    }
+}
+
+/// Planar builtins (plate, square, disc, dim-2 grid) in a geom that does not collide need no
+/// hull: MuJoCo compiles them, with the generated faces.
+#[test]
+fn planar_builtins_compile_in_non_colliding_geoms() {
+    let fx = fixture();
+    let cases = fx["visual"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for c in cases {
+        let kind = c["kind"].as_str().unwrap();
+        let p = c["params"].as_str().unwrap();
+        let label = format!("{kind} {p}");
+        let text = format!(
+            r#"<mujoco><asset><mesh name="m" builtin="{kind}" params="{p}"/></asset>
+            <worldbody><body><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+            <geom type="mesh" mesh="m" contype="0" conaffinity="0"/></body></worldbody></mujoco>"#
+        );
+        let model = load_str(&text, ".").unwrap_or_else(|e| panic!("{label}: {e}"));
+        let mesh = &model.mesh[0];
+        let want_v = floats(&c["mesh_vert"]);
+        assert_vertices(&label, "mesh_vert", &mesh.vert, &want_v, 1e-6);
+        let flat: Vec<u32> = mesh.face.iter().flatten().copied().collect();
+        assert_eq!(flat, ints(&c["mesh_face"]), "{label}: mesh_face");
+        assert!(
+            mesh.hull.is_none(),
+            "{label}: no collision hull for a non-colliding geom"
+        );
     }
 }
 
