@@ -24,8 +24,10 @@ float, before refpos/refquat/scale) in qhull's input format. The stand-alone qhu
 (`pip install cmeel-qhull` in a scratch venv; binary under `cmeel.prefix/bin`) reproduces MuJoCo's
 hull: `qhull Qt Fv` lists the facets in MuJoCo's order with each facet's vertices as
 `facet->vertices` (MuJoCo's triangle swaps the first two when the facet is `toporient`), and
-`qhull Qt T3` traces its facet merges, the reference for the merge emulation that
-`crates/collide-mjcf/src/mesh_hull.rs` lacks.
+`qhull Qt T3` traces its facet merges and vertex renames, the reference for the merge emulation
+in `crates/collide-mjcf/src/mesh_hull.rs`. Values recovered from compiled vertices can be one
+float ulp off the file's (seen on URDF STL meshes), which changes qhull's run: for a file mesh,
+compare against the vertices the loader decoded.
 """
 
 import json

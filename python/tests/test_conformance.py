@@ -177,7 +177,7 @@ def compare_state(
 # The models where `collide conformance` reports a convex-pair criterion missed (README,
 # "Conformance"): r2d2 and laikago_toes_zup, one deep penetration each (hull polygon order, see
 # docs/urdf.md); fetch/slide, contact counts equal on 89.5% of convex pairs (target 90%).
-CONVEX_KNOWN = {"urdf/r2d2", "urdf/laikago/laikago_toes_zup", "gymnasium_robotics/fetch/slide"}
+CONVEX_KNOWN = {"gymnasium_robotics/fetch/slide"}
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,12 @@
 //!    (4.0.0 merges only in the STL decoder, see [`crate::mesh_file`]).
 //! 2. With `inertia="exact"`, a directed edge used twice (inconsistent winding) is an error.
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
-//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets are errors. (MuJoCo also
-//!    builds, and so validates, the hull of every mesh used by a collidable geom: call
-//!    [`check_convex_hull`] for those.) The triangles are qhull's, from the emulation in
-//!    [`crate::mesh_hull`] on the file vertices, in qhull's order and orientation: the order of
-//!    the sums below, and so the last bits of the mesh frame, depend on it. Our own quickhull in
-//!    `f64` validates the point set and stands in if the emulation fails.
+//!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets (MuJoCo's pre-check) and
+//!    sets qhull cannot build are errors. (MuJoCo also builds, and so validates, the hull of
+//!    every mesh used by a collidable geom: call [`check_convex_hull`] for those.) The triangles
+//!    are qhull's, from the emulation in [`crate::mesh_hull`] on the file vertices, in qhull's
+//!    order and orientation: the order of the sums below, and so the last bits of the mesh
+//!    frame, depend on it.
 //! 4. A negative `scale` determinant swaps the winding of every face.
 //! 5. Vertices are transformed: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, with the compiler's
 //!    arithmetic (`compile_math`: `refquat` divided by its norm, its matrix summed left
@@ -168,28 +168,20 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
     }
 
     // ---- convex hull: needed without faces and for convex inertia. MuJoCo takes qhull's
-    // triangles on the file vertices (their order fixes the rounding of the mass properties)
-    // and flips them with the other faces for a mirroring scale. Our own quickhull on the
-    // transformed vertices (outward already) validates the point set with MuJoCo's messages
-    // and stands in if the qhull emulation fails.
+    // triangles on the file vertices (their order fixes the rounding of the mass properties),
+    // after its pre-check for colocated, collinear and coplanar sets, and flips them with the
+    // other faces for a mirroring scale.
     let mirrored = sc[0] * sc[1] * sc[2] <= 0.0;
     let hull = if needs_hull {
-        let pts: Vec<DVec3> = vert.iter().map(|v| DVec3::from_array(*v)).collect();
-        let own = match hull::convex_hull(&pts, settings.maxhullvert) {
-            Ok(h) => h,
-            Err(e) => return fail(e.message()),
-        };
-        Some(
-            match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
-                Some(mut t) => {
-                    if mirrored {
-                        t.iter_mut().for_each(|f| f.swap(1, 2));
-                    }
-                    t
+        match crate::mesh_hull::qhull_triangles(&file_vert, settings.maxhullvert) {
+            Ok(mut t) => {
+                if mirrored {
+                    t.iter_mut().for_each(|f| f.swap(1, 2));
                 }
-                None => own,
-            },
-        )
+                Some(t)
+            }
+            Err(e) => return fail(e.message()),
+        }
     } else {
         None
     };
@@ -388,9 +380,10 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
 
 /// Checks that `vert` has a 3-D convex hull, as MuJoCo requires of every mesh used by a
 /// collidable geom or pair (it runs qhull on them): colocated, collinear or coplanar vertex sets
-/// are errors with MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the
-/// hull itself (no faces, or convex inertia), so callers should run it for collidable meshes.
-/// Works on raw or compiled vertices (the check is invariant under the mesh transformations).
+/// (MuJoCo's pre-check, `mjMINVAL` tolerances) and sets qhull cannot build are errors with
+/// MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the hull itself (no
+/// faces, or convex inertia), so callers should run it for collidable meshes, on the vertices as
+/// the file states them (MuJoCo's check runs before the mesh transformations).
 pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
     if vert.len() < 4 {
         return Err(format!(
@@ -401,7 +394,8 @@ pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
     if vert.iter().any(|v| !v.is_finite()) {
         return Err(format!("mesh '{name}': vertex coordinates are not finite"));
     }
-    hull::convex_hull(vert, None)
+    let pts: Vec<V3> = vert.iter().map(|v| v.to_array()).collect();
+    crate::mesh_hull::qhull_triangles(&pts, None)
         .map(|_| ())
         .map_err(|e| format!("mesh '{name}': {}", e.message()))
 }
@@ -495,17 +489,27 @@ pub mod hull {
     }
 
     impl Degenerate {
+        /// What the vertex set is and MuJoCo's advice (`None` for [`Degenerate::Failed`]).
+        pub fn words(self) -> Option<(&'static str, &'static str)> {
+            match self {
+                Degenerate::Colocated => Some(("colocated", "a small sphere")),
+                Degenerate::Collinear => Some(("collinear", "a thin capsule")),
+                Degenerate::Coplanar => {
+                    Some(("coplanar", "a primitive geom type (plane or thin box)"))
+                }
+                Degenerate::Failed => None,
+            }
+        }
+
         /// Message in MuJoCo's words.
         pub fn message(self) -> String {
-            let (what, advice) = match self {
-                Degenerate::Colocated => ("colocated", "a small sphere"),
-                Degenerate::Collinear => ("collinear", "a thin capsule"),
-                Degenerate::Coplanar => ("coplanar", "a primitive geom type (plane or thin box)"),
-                Degenerate::Failed => {
-                    return "could not construct the convex hull (numerical failure)".into()
-                }
-            };
-            format!("mesh has {what} vertices, cannot compute convex hull. Consider using {advice} instead")
+            match self.words() {
+                Some((what, advice)) => format!(
+                    "mesh has {what} vertices, cannot compute convex hull. Consider using \
+                     {advice} instead"
+                ),
+                None => "qhull error (could not construct the convex hull)".into(),
+            }
         }
     }
 

@@ -35,13 +35,20 @@
 //! list, cones over merged visible facets (`qh_makenew_nonsimplicial`), vertex neighbour sets
 //! maintained from the first merge on (`qh_vertexneighbors`, `qh_update_vertexneighbors_cone`),
 //! and at the end `Qt`'s `qh_triangulate` (each merged facet a fan from its newest vertex over
-//! its ridges, appended after the simplicial facets). This reproduces MuJoCo's hull exactly on
-//! every recorded case (`tests/mesh_hull.rs`, checked against the stand-alone qhull 8.0.2 too,
-//! see `conformance/mesh_hull_oracle.py --qhull-input`).
+//! its ridges, appended after the simplicial facets). The vertex bookkeeping of these merges is
+//! emulated too: a vertex left on only the merged facet is deleted (`qh_mergevertex_del`), and
+//! `qh_reducevertices` drops vertices in none of a merged facet's ridges
+//! (`qh_remove_extravertices`) and renames a vertex of a deleted ridge that only two facets share
+//! to a neighbour on their common ridges (`qh_rename_sharedvertex`, `qh_find_newvertex`,
+//! `qh_renamevertex`, `qh_renameridgevertex`). After 50 merges qhull partitions every point with
+//! `qh_findbestnew` and doubles `qh_DISToutside` (`qh_USEfindbestnew`), as here. This reproduces
+//! MuJoCo's hull exactly on every recorded case (`tests/mesh_hull.rs`,
+//! `tests/urdf_hull_polygons.rs`, checked against the stand-alone qhull 8.0.2 too, see
+//! `conformance/mesh_hull_oracle.py --qhull-input`).
 //!
 //! Merges outside that set (cycles of several new facets on one horizon facet, coplanar or
-//! concave new facets found by `qh_getmergeset_initial`, flipped facets, vertex renames,
-//! dupridges, a narrow initial simplex) are **not** emulated: the construction then continues
+//! concave new facets found by `qh_getmergeset_initial`, flipped facets, degenerate or redundant
+//! facets, duplicate ridges, dupridges, a narrow initial simplex) are **not** emulated: the construction then continues
 //! without merging, coplanar triangles are grouped, vertices inside a face or on an edge are
 //! dropped (as merging does) and each face is re-triangulated as a fan from its newest vertex.
 //! The vertex set, the polygons (as vertex sets and as oriented cycles), the polygon normals and
@@ -64,6 +71,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::compile_math as cm;
+use crate::mesh_compile::hull::Degenerate;
 use crate::mesh_compile::MeshSettings;
 use collide::math::{mat_to_rowmajor, quat_to_mat, quat_wxyz};
 use collide::{ConvexHull, HullGraph, Mesh};
@@ -229,16 +237,12 @@ fn build(
             ));
         }
     }
-    precheck(qpts).map_err(|what| {
-        let advice = match what {
-            "colocated" => "a small sphere",
-            "collinear" => "a thin capsule",
-            _ => "a primitive geom type (plane or thin box)",
-        };
-        format!(
+    precheck(qpts).map_err(|d| match d.words() {
+        Some((what, advice)) => format!(
             "mesh '{name}' has {what} vertices, cannot compute convex hull. Consider using \
              {advice} instead"
-        )
+        ),
+        None => format!("mesh '{name}': {}", d.message()),
     })?;
 
     let graph =
@@ -256,6 +260,7 @@ fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
             Some(out.graph)
         }
         Ok(out) => repair::merge_coplanar(qpts, &out.graph, out.distround, maxhullvert.is_none())
+            .filter(closed_oriented)
             .or_else(|| generic(qpts, maxhullvert, out.distround)),
         Err(qhull::Failure::Flat) => None,
         Err(qhull::Failure::Topology(distround)) => generic(qpts, maxhullvert, distround),
@@ -265,14 +270,19 @@ fn hull_graph(qpts: &[P3], maxhullvert: Option<usize>) -> Option<Graph> {
 /// The hull triangles MuJoCo 4.0.0 gets from qhull for `pts` (the vertices as the file states
 /// them, `f32` values): qhull's facet order and orientation, indices into `pts`. They are the
 /// faces of a mesh given without faces, and the volume of `inertia="convex"`; their order fixes
-/// the rounding of the mesh's centre of mass and frame. `None` when `pts` fails MuJoCo's
-/// pre-check or the hull cannot be built.
-pub(crate) fn qhull_triangles(pts: &[P3], maxhullvert: Option<usize>) -> Option<Vec<[usize; 3]>> {
-    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) || precheck(pts).is_err() {
-        return None;
+/// the rounding of the mesh's centre of mass and frame. Errors as MuJoCo's: fewer than 4 or
+/// non-finite points and qhull failures ([`Degenerate::Failed`]), colocated, collinear or
+/// coplanar sets by MuJoCo's pre-check.
+pub(crate) fn qhull_triangles(
+    pts: &[P3],
+    maxhullvert: Option<usize>,
+) -> Result<Vec<[usize; 3]>, Degenerate> {
+    if pts.len() < 4 || pts.iter().flatten().any(|c| !c.is_finite()) {
+        return Err(Degenerate::Failed);
     }
-    let graph = hull_graph(pts, maxhullvert)?;
-    Some(graph.facets.iter().map(|f| f.face()).collect())
+    precheck(pts)?;
+    let graph = hull_graph(pts, maxhullvert).ok_or(Degenerate::Failed)?;
+    Ok(graph.facets.iter().map(|f| f.face()).collect())
 }
 
 /// Whether the triangles of `g` form a closed, consistently oriented surface (every directed
@@ -322,12 +332,14 @@ fn generic(qpts: &[P3], maxhullvert: Option<usize>, distround: f64) -> Option<Gr
     // When the coplanar repair cannot reproduce qhull's merged facets, the plain hull still
     // is the convex hull MuJoCo collides with (same extreme vertices; coplanar facets split
     // differently): better than refusing a mesh MuJoCo compiles.
-    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none()).or(Some(g))
+    repair::merge_coplanar(qpts, &g, distround, maxhullvert.is_none())
+        .filter(closed_oriented)
+        .or(Some(g))
 }
 
 /// MuJoCo's check before qhull (`MakeGraph`): colocated, collinear and coplanar vertex sets, with
 /// `mjMINVAL` tolerances relative to the first vertex.
-fn precheck(v: &[P3]) -> Result<(), &'static str> {
+fn precheck(v: &[P3]) -> Result<(), Degenerate> {
     let dist3 = |a: &P3, b: &P3| {
         ((a[0] - b[0]) * (a[0] - b[0])
             + (a[1] - b[1]) * (a[1] - b[1])
@@ -344,7 +356,7 @@ fn precheck(v: &[P3]) -> Result<(), &'static str> {
         }
     }
     if v1 == NONE {
-        return Err("colocated");
+        return Err(Degenerate::Colocated);
     }
     let edge1 = sub(&v[v1], &v[0]);
     let mut normal = [0.0; 3];
@@ -369,13 +381,13 @@ fn precheck(v: &[P3]) -> Result<(), &'static str> {
         }
     }
     if collinear {
-        return Err("collinear");
+        return Err(Degenerate::Collinear);
     }
     let d = dot(&normal, &v[0]);
     if v.iter()
         .all(|p| !((dot(&normal, p) - d).abs() > MINVAL * len1))
     {
-        return Err("coplanar");
+        return Err(Degenerate::Coplanar);
     }
     Ok(())
 }
@@ -668,6 +680,8 @@ mod qhull {
         coplanarhorizon: bool,
         mergehorizon: bool,
         newmerge: bool,
+        /// `f.nummerge`: how many merges made this facet (`qh_maybe_duplicateridge` skips 0).
+        nummerge: u32,
     }
 
     /// A qhull ridge: its vertices (decreasing id) and the two facets, `top` oriented.
@@ -690,6 +704,8 @@ mod qhull {
         visitid: u32,
         /// `v.neighbors` (facets), maintained once merging starts (`qh.VERTEXneighbors`).
         neighbors: Vec<usize>,
+        /// `v.delridge`: on a ridge deleted since the last `qh_reducevertices`.
+        delridge: bool,
     }
 
     struct Qh<'a> {
@@ -732,8 +748,8 @@ mod qhull {
         r: Vec<QRidge>,
         /// A facet merge happened (the output is triangulated by `qh_triangulate`).
         merged: bool,
-        /// Vertices of deleted ridges since the last `qh_reducevertices` (`v.delridge`).
-        delridge: Vec<usize>,
+        /// `Ztotmerge`: facet merges so far.
+        totmerge: usize,
         /// `qh.VERTEXneighbors`: vertex neighbour sets exist (from the first merge on).
         vneighbors: bool,
         /// Emulate the coplanar-horizon merges (else any merge clears `exact`).
@@ -807,7 +823,7 @@ mod qhull {
                 coplanar_stack: Vec::new(),
                 r: Vec::new(),
                 merged: false,
-                delridge: Vec::new(),
+                totmerge: 0,
                 vneighbors: false,
                 allow_merge: true,
             }
@@ -1097,11 +1113,11 @@ mod qhull {
                     offset = -(point0[0] * normal[0]);
                     offset -= point0[1] * normal[1];
                     offset -= point0[2] * normal[2];
-                    // nearzero: qh_orientoutside
+                    // a nearly singular elimination: qh_orientoutside
                     let d = self.interior[0] * normal[0]
                         + self.interior[1] * normal[1]
                         + self.interior[2] * normal[2];
-                    if offset + d > 0.0 {
+                    if nz && offset + d > 0.0 {
                         normal = [-normal[0], -normal[1], -normal[2]];
                         offset = -offset;
                     }
@@ -1445,9 +1461,16 @@ mod qhull {
             Ok(())
         }
 
-        /// `qh_DISToutside` (no merges: `qh_USEfindbestnew` is false).
+        /// `qh_USEfindbestnew`: after 50 facet merges, points are always partitioned with
+        /// `qh_findbestnew`, and `qh_DISToutside` doubles.
+        fn use_findbestnew(&self) -> bool {
+            self.totmerge > 50
+        }
+
+        /// `qh_DISToutside`.
         fn distoutside(&self) -> f64 {
-            (2.0 * self.minoutside).max(self.max_outside)
+            let scale = if self.use_findbestnew() { 2.0 } else { 1.0 };
+            scale * (2.0 * self.minoutside).max(self.max_outside)
         }
 
         /// `qh_SEARCHdist`.
@@ -1839,10 +1862,11 @@ mod qhull {
                     self.exact = false;
                 }
             }
-            self.findbestnew = self
-                .facets_from(self.newfacet_list)
-                .iter()
-                .any(|&f| !self.f[f].simplicial);
+            self.findbestnew = self.use_findbestnew()
+                || self
+                    .facets_from(self.newfacet_list)
+                    .iter()
+                    .any(|&f| !self.f[f].simplicial);
             self.partitionvisible();
             self.findbestnew = false;
             self.findbest_notsharp = false;
@@ -2127,9 +2151,8 @@ mod qhull {
         /// `qh_premerge` for the merges emulated: new facets merged into their coplanar horizon
         /// facet one at a time (`qh_mergecycle_all` with one-facet cycles, `qh_mergefacet`,
         /// `qh_mergesimplex`), then `qh_getmergeset_initial` finding nothing to merge and
-        /// `qh_reducevertices` removing vertices left without a ridge. Anything else (cycles of
-        /// several new facets, flipped facets, coplanar or concave new facets, vertex renames)
-        /// clears `exact`.
+        /// `qh_reducevertices`. Anything else (cycles of several new facets, flipped facets,
+        /// coplanar or concave new facets, degenerate or redundant facets) clears `exact`.
         fn premerge(&mut self) -> Result<(), Failure> {
             let mut facet = self.newfacet_list;
             let mut cycles = 0;
@@ -2176,35 +2199,250 @@ mod qhull {
                     }
                 }
             }
-            if cycles > 0 {
-                // qh_reducevertices: vertices of merged facets that are in none of its ridges
-                for &f in &list {
-                    if !self.f[f].newmerge {
-                        continue;
-                    }
-                    self.f[f].newmerge = false;
-                    self.vertex_visit = self.vertex_visit.wrapping_add(1);
-                    let vv = self.vertex_visit;
-                    for &r in &self.f[f].ridges {
-                        for &rv in &self.r[r].vertices {
-                            self.v[rv].visitid = vv;
-                        }
-                    }
-                    if self.f[f].vertices.iter().any(|&v| self.v[v].visitid != vv) {
-                        self.exact = false;
-                        return Ok(());
-                    }
-                }
-                // qh_rename_sharedvertex (3-d): a vertex of a deleted ridge on only two facets
-                for v in std::mem::take(&mut self.delridge) {
-                    if !self.v[v].deleted && self.v[v].neighbors.len() == 2 {
-                        self.exact = false;
-                        return Ok(());
-                    }
+            if cycles > 0 && !self.reducevertices(&list) {
+                self.exact = false;
+            }
+            Ok(())
+        }
+
+        /// `qh_reducevertices` in 3-d: extra vertices leave the merged facets
+        /// (`qh_remove_extravertices`), then each vertex of a deleted ridge that only two facets
+        /// share is renamed to a neighbour on their common ridges (`qh_rename_sharedvertex`).
+        /// False when qhull would go on with merges not emulated (a degenerate or redundant
+        /// facet, a duplicate ridge).
+        fn reducevertices(&mut self, list: &[usize]) -> bool {
+            for &f in list {
+                if self.f[f].newmerge && self.remove_extravertices(f) && self.degen_redundant(f) {
+                    return false;
                 }
             }
-            self.delridge.clear();
-            Ok(())
+            for &f in list {
+                if !self.f[f].newmerge {
+                    continue;
+                }
+                self.f[f].newmerge = false;
+                let mut i = 0;
+                while i < self.f[f].vertices.len() {
+                    let v = self.f[f].vertices[i];
+                    if self.v[v].delridge {
+                        match self.rename_sharedvertex(v, f) {
+                            Some(true) => continue, // v left f.vertices: same index again
+                            Some(false) => return false,
+                            None => {}
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            let mut v = self.newvertex_list;
+            while v != NONE && self.v[v].next != NONE {
+                if !self.v[v].deleted {
+                    self.v[v].delridge = false;
+                }
+                v = self.v[v].next;
+            }
+            true
+        }
+
+        /// `qh_remove_extravertices`: drops the vertices of a merged facet that are in none of
+        /// its ridges (deleted when no facet is left to them). True if it dropped any.
+        fn remove_extravertices(&mut self, f: usize) -> bool {
+            if self.f[f].simplicial {
+                return false;
+            }
+            self.vertex_visit = self.vertex_visit.wrapping_add(1);
+            let vv = self.vertex_visit;
+            for &r in &self.f[f].ridges {
+                for &rv in &self.r[r].vertices {
+                    self.v[rv].visitid = vv;
+                }
+            }
+            let mut found = false;
+            let mut i = 0;
+            while i < self.f[f].vertices.len() {
+                let v = self.f[f].vertices[i];
+                if self.v[v].visitid == vv {
+                    i += 1;
+                    continue;
+                }
+                found = true;
+                self.f[f].vertices.remove(i);
+                setdel(&mut self.v[v].neighbors, f);
+                if self.v[v].neighbors.is_empty() {
+                    self.v[v].deleted = true;
+                    self.del_vertices.push(v);
+                }
+            }
+            found
+        }
+
+        /// `qh_degen_redundant_facet`: whether `f` is contained in a neighbour or has fewer than
+        /// three neighbours (qhull then merges it: not emulated).
+        fn degen_redundant(&self, f: usize) -> bool {
+            if self.f[f].flipped {
+                return false;
+            }
+            for &nb in &self.f[f].neighbors {
+                if self.f[nb].flipped {
+                    continue;
+                }
+                let within = self.f[f]
+                    .vertices
+                    .iter()
+                    .all(|v| self.f[nb].vertices.contains(v));
+                if within {
+                    return true;
+                }
+            }
+            self.f[f].neighbors.len() < 3
+        }
+
+        /// `qh_rename_sharedvertex` (3-d): a vertex on exactly two facets, `f` and `other`, is
+        /// renamed to one of their common vertices on the ridges through it, if that creates no
+        /// duplicate ridge (`qh_find_newvertex`). `None` if not renamed, `Some(true)` if renamed,
+        /// `Some(false)` if qhull would go on with merges not emulated.
+        fn rename_sharedvertex(&mut self, v: usize, f: usize) -> Option<bool> {
+            let nbs = &self.v[v].neighbors;
+            if nbs.len() != 2 {
+                return None;
+            }
+            let other = if nbs[0] == f { nbs[1] } else { nbs[0] };
+            // the ridges of f to `other` through v, in f.ridges order (qh_vertexridges_facet)
+            let ridges: Vec<usize> = self.f[f]
+                .ridges
+                .iter()
+                .copied()
+                .filter(|&r| {
+                    let (t, b) = (self.r[r].top, self.r[r].bottom);
+                    (if t == f { b } else { t }) == other && self.r[r].vertices.contains(&v)
+                })
+                .collect();
+            // qh_vertexintersect_new (decreasing ids), then qh_setdel (the last moves in)
+            let mut cands: Vec<usize> = self.f[f]
+                .vertices
+                .iter()
+                .copied()
+                .filter(|x| self.f[other].vertices.contains(x))
+                .collect();
+            setdel(&mut cands, v);
+            let newv = self.find_newvertex(v, &mut cands, &ridges)?;
+            Some(self.renamevertex_shared(v, newv, &ridges, f))
+        }
+
+        /// `qh_find_newvertex`: the first candidate, by number of `ridges` it is on (ties in set
+        /// order), whose renaming of `oldv` duplicates no ridge.
+        fn find_newvertex(
+            &self,
+            oldv: usize,
+            cands: &mut Vec<usize>,
+            ridges: &[usize],
+        ) -> Option<usize> {
+            let count = |c: usize| {
+                ridges
+                    .iter()
+                    .filter(|&&r| self.r[r].vertices.contains(&c))
+                    .count()
+            };
+            let mut i = 0;
+            while i < cands.len() {
+                if count(cands[i]) == 0 {
+                    cands.swap_remove(i); // qh_setdelnth: the last moves in
+                } else {
+                    i += 1;
+                }
+            }
+            // qsort with qh_comparevisit; glibc's merge sort keeps ties in order
+            cands.sort_by_key(|&c| count(c));
+            cands.iter().copied().find(|&c| {
+                // a ridge through c that, with c for oldv, is one of `ridges`
+                !self.v[c].neighbors.iter().any(|&nb| {
+                    self.f[nb].ridges.iter().any(|&r| {
+                        let rv = &self.r[r].vertices;
+                        rv.contains(&c)
+                            && ridges.iter().any(|&ra| {
+                                ra != r && {
+                                    let av = &self.r[ra].vertices;
+                                    let a = av.iter().filter(|&&x| x != oldv);
+                                    let b = rv.iter().filter(|&&x| x != c);
+                                    a.eq(b)
+                                }
+                            })
+                    })
+                })
+            })
+        }
+
+        /// `qh_renamevertex` for `qh_rename_sharedvertex`: `oldv` becomes `newv` in `ridges`
+        /// (`qh_renameridgevertex`; a ridge that already has `newv` is deleted), then leaves its
+        /// two facets and is deleted. False if qhull would then merge (degenerate or redundant
+        /// facet, duplicate ridge).
+        fn renamevertex_shared(
+            &mut self,
+            oldv: usize,
+            newv: usize,
+            ridges: &[usize],
+            f: usize,
+        ) -> bool {
+            for &r in ridges {
+                let oldnth = match self.r[r].vertices.iter().position(|&x| x == oldv) {
+                    Some(k) => k,
+                    None => return false,
+                };
+                self.r[r].vertices.remove(oldnth);
+                if self.r[r].vertices.contains(&newv) {
+                    // qh_delridge_merge
+                    for k in 0..self.r[r].vertices.len() {
+                        let x = self.r[r].vertices[k];
+                        self.v[x].delridge = true;
+                    }
+                    let (t, b) = (self.r[r].top, self.r[r].bottom);
+                    setdel(&mut self.f[t].ridges, r);
+                    setdel(&mut self.f[b].ridges, r);
+                    continue;
+                }
+                let id = self.v[newv].id;
+                let nth = self.r[r]
+                    .vertices
+                    .iter()
+                    .position(|&x| self.v[x].id < id)
+                    .unwrap_or(self.r[r].vertices.len());
+                self.r[r].vertices.insert(nth, newv);
+                if oldnth.abs_diff(nth) % 2 == 1 {
+                    let ridge = &mut self.r[r];
+                    std::mem::swap(&mut ridge.top, &mut ridge.bottom);
+                }
+                let degenerate_after = |x: usize| {
+                    let n = self.f[x].vertices.len();
+                    n < 3 || (n == 3 && !self.f[x].simplicial && self.f[x].vertices.contains(&newv))
+                };
+                let (t, b) = (self.r[r].top, self.r[r].bottom);
+                if !degenerate_after(t) && !degenerate_after(b) && self.duplicate_ridge(r) {
+                    return false;
+                }
+            }
+            for nb in self.v[oldv].neighbors.clone() {
+                self.f[nb].vertices.retain(|&x| x != oldv);
+                if self.degen_redundant(nb) {
+                    return false;
+                }
+            }
+            self.v[oldv].deleted = true;
+            self.del_vertices.push(oldv);
+            !self.degen_redundant(f)
+        }
+
+        /// `qh_maybe_duplicateridge`: whether a merged facet of ridge `ra` has another ridge with
+        /// the same vertices (qhull then merges vertices: not emulated).
+        fn duplicate_ridge(&self, ra: usize) -> bool {
+            let rv = &self.r[ra].vertices;
+            [self.r[ra].top, self.r[ra].bottom].iter().any(|&nb| {
+                !self.f[nb].simplicial
+                    && self.f[nb].nummerge > 0
+                    && self.f[nb]
+                        .ridges
+                        .iter()
+                        .any(|&r| r != ra && self.r[r].vertices == *rv)
+            })
         }
 
         /// `qh_getcentrum`: the mean of the facet's vertices projected onto its plane.
@@ -2319,14 +2557,17 @@ mod qhull {
         /// facet into its coplanar horizon facet (`qh_mergesimplex`, `qh_willdelete`).
         fn mergefacet(&mut self, facet1: usize, facet2: usize) -> Result<(), Failure> {
             self.merged = true;
+            self.totmerge += 1;
             self.vertexneighbors();
             self.makeridges(facet1);
             self.makeridges(facet2);
             self.f[facet2].newmerge = true;
+            self.f[facet2].nummerge += self.f[facet1].nummerge + 1;
             // qh_mergesimplex with qh_MERGEapex
             let opposite = self.f[facet1].vertices[0];
-            for &v in &self.f[facet1].vertices[1..] {
-                self.delridge.push(v);
+            for k in 1..self.f[facet1].vertices.len() {
+                let v = self.f[facet1].vertices[k];
+                self.v[v].delridge = true;
             }
             if !self.f[facet2].newfacet {
                 for v in self.f[facet2].vertices.clone() {
@@ -2347,8 +2588,10 @@ mod qhull {
                 } else {
                     setdel(&mut self.v[v].neighbors, facet1);
                     if self.v[v].neighbors.len() < 2 {
-                        // qh_mergevertex_del: not emulated
-                        self.exact = false;
+                        // qh_mergevertex_del: v is left inside facet2
+                        self.f[facet2].vertices.retain(|&x| x != v);
+                        self.v[v].deleted = true;
+                        self.del_vertices.push(v);
                     }
                 }
             }

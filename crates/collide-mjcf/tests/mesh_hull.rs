@@ -332,12 +332,6 @@ fn yn(b: bool) -> &'static str {
     }
 }
 
-/// Recorded cases where qhull merges in ways `mesh_hull` does not emulate, so the hull is built
-/// by the fallback (same hull as sets and oriented polygon cycles, other orders):
-/// - `box_grid3_perm`: edge midpoints become vertices before the corners and are later renamed
-///   away (`qh_rename_sharedvertex`).
-const NOT_EMULATED: &[&str] = &["box_grid3_perm"];
-
 #[test]
 fn oracle_match() {
     let cases = load_cases();
@@ -420,7 +414,7 @@ fn oracle_match() {
                 }
                 // everything MuJoCo-identical on the exact path, which every recorded case takes
                 // (facet merges included)
-                if !exact && !custom_dir && !NOT_EMULATED.contains(&c.name.as_str()) {
+                if !exact && !custom_dir {
                     failures.push(format!("{}: not built on the exact path", c.name));
                 }
                 if exact

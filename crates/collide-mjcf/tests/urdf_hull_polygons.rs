@@ -1,34 +1,26 @@
-//! Hulls of URDF corpus meshes on which qhull (in MuJoCo 4.0.0) merges facets in ways
-//! `mesh_hull.rs` does not emulate (`qh_rename_sharedvertex` on `l_finger.stl` and
-//! `lower_leg_3.stl`, `qh_mergevertex_del` on `chassis_vhacd_mod_zup.obj`), against MuJoCo's
-//! compiled hulls recorded in `collide/tests/data/narrow/convex_urdf.json`
-//! (`conformance/narrow_convex.py urdf`).
+//! Hulls of URDF corpus meshes on which qhull (in MuJoCo 4.0.0) renames or deletes vertices
+//! while merging coplanar facets (`qh_rename_sharedvertex` on `l_finger.stl` and
+//! `lower_leg_3.stl`, `qh_mergevertex_del` on `chassis_vhacd_mod_zup.obj`; `lower_leg_3.stl` also
+//! passes 50 merges, after which qhull partitions with `qh_findbestnew`), against MuJoCo's
+//! compiled hulls recorded in
+//! `collide/tests/data/narrow/convex_urdf.json` (`conformance/narrow_convex.py urdf`).
 //!
-//! On these meshes the hull build is not exact ([`collide_mjcf::mesh_hull::last_build_was_exact`]
-//! is false): the vertex set, the polygons as oriented cycles and the polygon normals are
-//! MuJoCo's, but the polygon order and where a cycle starts are not, and the multi-contact step
-//! walks the polygons in order; that is the whole of the corpus mismatch on urdf/r2d2 (state 5,
-//! pair 0–12) and urdf/laikago/laikago_toes_zup (state 7, pair 0–15). With MuJoCo's hulls the
-//! convex solver reproduces MuJoCo's contacts (`collide/tests/narrow_convex.rs`,
-//! `urdf_*_matches_mujoco_with_its_hull`).
+//! The build is exact ([`collide_mjcf::mesh_hull::last_build_was_exact`]) and the hull is
+//! MuJoCo's in every order: hull vertices, adjacency lists, triangles, polygons with their path
+//! starts, normals and extrema. The multi-contact step walks the polygon paths in order, so the
+//! orders are what the corpus contacts of urdf/r2d2 (state 5, pair 0–12) and
+//! urdf/laikago/laikago_toes_zup (state 7, pair 0–15) depend on
+//! (`collide/tests/narrow_convex.rs`, `urdf_*_matches_mujoco_with_its_hull`).
 
 #[path = "../../collide/tests/common/mod.rs"]
 mod common;
-
-use std::collections::BTreeSet;
 
 use collide::ConvexHull;
 use common::*;
 
 const DATA: &str = include_str!("../../collide/tests/data/narrow/convex_urdf.json");
 
-/// A cycle rotated to start at its smallest vertex.
-fn canon(p: &[u32]) -> Vec<u32> {
-    let k = (0..p.len()).min_by_key(|&k| p[k]).unwrap_or(0);
-    p[k..].iter().chain(&p[..k]).copied().collect()
-}
-
-/// Compiles `file` alone and checks its hull against MuJoCo's record `key`.
+/// Compiles `file` alone and checks its hull against MuJoCo's record `key`, orders included.
 fn check(dir: &str, file: &str, key: &str) {
     let doc = parse_json(DATA);
     let rec = doc.get("meshes").get(key);
@@ -38,55 +30,68 @@ fn check(dir: &str, file: &str, key: &str) {
     );
     let m = collide_mjcf::load_str(&xml, dir).expect("model");
     assert!(
-        !collide_mjcf::mesh_hull::last_build_was_exact(),
-        "{file}: the build is now exact; compare orders too"
+        collide_mjcf::mesh_hull::last_build_was_exact(),
+        "{file}: the build left qhull's path"
     );
     let hull: &ConvexHull = m.mesh[0].hull.as_ref().expect("hull");
     // the compiled vertices are MuJoCo's
     let verts: Vec<_> = rec.get("vert").arr().iter().map(Json::vec3).collect();
     assert_eq!(m.mesh[0].vert, verts, "{file}: vertices");
-    // hull vertex set (mesh indices)
-    let graph = rec.get("graph").u32s();
-    let nv = graph[0] as usize;
-    let theirs: BTreeSet<u32> = graph[2 + nv..2 + 2 * nv].iter().copied().collect();
-    let ours: BTreeSet<u32> = hull.mesh_index.iter().copied().collect();
-    assert_eq!(ours, theirs, "{file}: hull vertex set");
-    // polygons as oriented cycles (mesh indices), with their normals
-    let ours: Vec<(Vec<u32>, _)> = hull
-        .polygons()
-        .zip(&hull.poly_normal)
-        .map(|(p, n)| {
-            let ids: Vec<u32> = p.iter().map(|&v| hull.mesh_index[v as usize]).collect();
-            (canon(&ids), *n)
-        })
-        .collect();
-    let theirs: Vec<(Vec<u32>, _)> = rec
-        .get("polyvert")
-        .arr()
+    // mesh_graph: [nv, nf, edgeadr[nv], globalid[nv], edges (each list ends with -1), faces]
+    let graph: Vec<i64> = rec.get("graph").arr().iter().map(Json::int).collect();
+    let (nv, nf) = (graph[0] as usize, graph[1] as usize);
+    let global: Vec<u32> = graph[2 + nv..2 + 2 * nv]
         .iter()
-        .zip(rec.get("polynormal").arr())
-        .map(|(p, n)| (canon(&p.u32s()), n.vec3()))
+        .map(|&x| x as u32)
         .collect();
-    assert_eq!(ours.len(), theirs.len(), "{file}: polygon count");
-    let mut same_order = true;
-    for (k, (cycle, normal)) in theirs.iter().enumerate() {
-        let j = ours
+    assert_eq!(hull.mesh_index, global, "{file}: hull vertices (order)");
+    let edges = &graph[2 + 2 * nv..2 + 3 * nv + 3 * nf];
+    for i in 0..nv {
+        let a = graph[2 + i] as usize;
+        let theirs: Vec<u32> = edges[a..]
             .iter()
-            .position(|(c, _)| c == cycle)
-            .unwrap_or_else(|| panic!("{file}: MuJoCo polygon {k} {cycle:?} missing"));
-        same_order &= j == k;
-        let d = (ours[j].1 - *normal).length();
+            .take_while(|&&x| x >= 0)
+            .map(|&x| x as u32)
+            .collect();
+        assert_eq!(
+            hull.graph.neighbours(i),
+            &theirs[..],
+            "{file}: neighbours of {i}"
+        );
+    }
+    let faces: Vec<[u32; 3]> = graph[2 + 3 * nv + 3 * nf..]
+        .chunks_exact(3)
+        .map(|c| [c[0] as u32, c[1] as u32, c[2] as u32])
+        .collect();
+    let ours: Vec<[u32; 3]> = hull
+        .face
+        .iter()
+        .map(|t| t.map(|v| hull.mesh_index[v as usize]))
+        .collect();
+    assert_eq!(ours, faces, "{file}: triangles (order)");
+    // polygons as paths (mesh indices), in order, with their normals
+    let ours: Vec<Vec<u32>> = hull
+        .polygons()
+        .map(|p| p.iter().map(|&v| hull.mesh_index[v as usize]).collect())
+        .collect();
+    let theirs: Vec<Vec<u32>> = rec.get("polyvert").arr().iter().map(Json::u32s).collect();
+    assert_eq!(ours, theirs, "{file}: polygon paths");
+    let normals: Vec<_> = rec.get("polynormal").arr().iter().map(Json::vec3).collect();
+    assert_eq!(
+        hull.poly_normal.len(),
+        normals.len(),
+        "{file}: polygon count"
+    );
+    for (k, (a, b)) in hull.poly_normal.iter().zip(&normals).enumerate() {
+        let d = (*a - *b).length();
         assert!(d < 1e-13, "{file}: polygon {k} normal off by {d:e}");
     }
-    // the part that differs (and moves the multi-contact points)
-    assert!(
-        !same_order,
-        "{file}: polygon order now MuJoCo's; compare orders too"
-    );
+    let extrema: Vec<u32> = rec.get("extrema").u32s();
+    assert_eq!(hull.extrema.to_vec(), extrema, "{file}: extrema");
 }
 
 #[test]
-fn urdf_r2d2_l_finger_hull_polygons_are_mujocos_up_to_order() {
+fn urdf_r2d2_l_finger_hull_is_mujocos() {
     check(
         "../../conformance/corpus/urdf/pybullet_data",
         "l_finger.stl",
@@ -95,7 +100,7 @@ fn urdf_r2d2_l_finger_hull_polygons_are_mujocos_up_to_order() {
 }
 
 #[test]
-fn urdf_laikago_toes_zup_chassis_hull_polygons_are_mujocos_up_to_order() {
+fn urdf_laikago_toes_zup_chassis_hull_is_mujocos() {
     check(
         "../../conformance/corpus/urdf/pybullet_data/laikago",
         "chassis_vhacd_mod_zup.obj",
@@ -104,7 +109,7 @@ fn urdf_laikago_toes_zup_chassis_hull_polygons_are_mujocos_up_to_order() {
 }
 
 #[test]
-fn urdf_laikago_toes_zup_lower_leg_hull_polygons_are_mujocos_up_to_order() {
+fn urdf_laikago_toes_zup_lower_leg_hull_is_mujocos() {
     check(
         "../../conformance/corpus/urdf/pybullet_data/laikago",
         "lower_leg_3.stl",

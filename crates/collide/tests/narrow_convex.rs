@@ -809,10 +809,11 @@ fn assert_urdf_case_matches(name: &str) {
 
 /// urdf/r2d2, state 5, cylinder 0 against mesh 12 (`l_finger.stl`, 388 hull vertices), ~9 cm
 /// deep: two face-clipped contacts. With MuJoCo's own hull the solver gives MuJoCo's contacts
-/// (22 EPA iterations). The corpus mismatch (normal 1.1e-2 rad, dist 5.2e-6) came from the
-/// hull build: qhull merges facets on this mesh in ways `mesh_hull.rs` does not emulate, so our
-/// polygons (the same sets, cycles and normals) come in another order, and the multi-contact
-/// step, which takes the first polygons shared by the EPA face's vertices, clips another face.
+/// (22 EPA iterations). The former corpus mismatch (normal 1.1e-2 rad, dist 5.2e-6) came from
+/// the hull build: qhull renames a vertex on this mesh (`qh_rename_sharedvertex`), which
+/// `mesh_hull.rs` did not emulate, so the polygons came in another order and the multi-contact
+/// step, which takes the first polygons shared by the EPA face's vertices, clipped another face.
+/// Our hull is now MuJoCo's in every order (`collide-mjcf/tests/urdf_hull_polygons.rs`).
 #[test]
 fn urdf_r2d2_s5_0_12_cylinder_mesh_matches_mujoco_with_its_hull() {
     assert_urdf_case_matches("urdf/r2d2_s5_0_12");
@@ -820,10 +821,11 @@ fn urdf_r2d2_s5_0_12_cylinder_mesh_matches_mujoco_with_its_hull() {
 
 /// urdf/laikago/laikago_toes_zup, state 7, mesh 0 (`chassis_vhacd_mod_zup.obj`) against mesh 15
 /// (`lower_leg_3.stl`): two face-clipped contacts, ~1.9 cm deep. With MuJoCo's hulls the solver
-/// gives MuJoCo's contacts (7 EPA iterations). The corpus mismatch (dist 2.4e-4) came from the
-/// hull build (unemulated qhull merges on both meshes): on the chassis a polygon path starts at
-/// another vertex (the deepest contact moves), on the leg the polygon order differs (the second
-/// contact moves).
+/// gives MuJoCo's contacts (7 EPA iterations). The former corpus mismatch (dist 2.4e-4) came
+/// from the hull build (qhull's vertex deletions and renames in merges, then unemulated): on the
+/// chassis a polygon path started at another vertex (the deepest contact moved), on the leg the
+/// polygon order differed (the second contact moved). Our hulls are now MuJoCo's in every order
+/// (`collide-mjcf/tests/urdf_hull_polygons.rs`).
 #[test]
 fn urdf_laikago_toes_zup_s7_0_15_mesh_mesh_matches_mujoco_with_its_hull() {
     assert_urdf_case_matches("urdf/laikago/laikago_toes_zup_s7_0_15");
