@@ -175,9 +175,10 @@ def compare_state(
 
 
 # The models where `collide conformance` reports a convex-pair criterion missed (README,
-# "Conformance"): r2d2 and laikago_toes_zup, one deep penetration each (hull polygon order, see
-# docs/urdf.md); fetch/slide, contact counts equal on 89.5% of convex pairs (target 90%).
-CONVEX_KNOWN = {"gymnasium_robotics/fetch/slide"}
+# "Conformance"): fetch/slide, contact counts equal on 89.5% of convex pairs (target 90%; the
+# torso mesh hull lists tied lowest vertices in another order than qhull); sdf_bowl, one
+# box–bowl pair at 1e-5 depth that MuJoCo finds and gradient descent here does not.
+CONVEX_KNOWN = {"gymnasium_robotics/fetch/slide", "scenes/sdf_bowl"}
 
 
 @pytest.mark.parametrize(
