@@ -8,7 +8,7 @@ precompute the poses of every state (mj_kinematics / collide's kinematics) and t
 detection alone, one thread, repeated over all states; each side is measured `--repeat` times,
 alternating, and the fastest run counts (the least disturbed by other load).
 
-Usage: bash bench/run.sh [--repeat N] [--json OUT] [MODEL_NAME ...]
+Usage: bash bench/run.sh [--repeat N] [--json OUT] [--exe COLLIDE] [MODEL_NAME ...]
        (names as in conformance/corpus.json; default: the benchmark scene list below)
 """
 import argparse
@@ -152,10 +152,12 @@ def main():
     ap.add_argument("--min-seconds", type=float, default=0.5,
                     help="minimum duration of one MuJoCo run")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--exe", type=Path, default=ROOT / "target" / "dist" / "collide",
+                    help="the collide binary (default: target/dist/collide, built by run.sh)")
     args = ap.parse_args()
     names = args.names or DEFAULT
     corpus = {e["name"]: e for e in json.loads((CONF / "corpus.json").read_text())["models"]}
-    exe = ROOT / "target" / "dist" / "collide"  # built by bench/run.sh and bench/all.sh
+    exe = args.exe
     timer = build_timer()
     how = "C (mj_collision_timer)" if timer else "Python"
     print(f"mujoco {mujoco.__version__} timed from {how}; one thread; best of {args.repeat}; "
