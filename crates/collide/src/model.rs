@@ -321,6 +321,34 @@ impl ConvexHull {
         }
         self.vert_poly_start.push(self.vert_poly.len() as u32);
     }
+
+    /// Calls `f` with each polygon containing hull vertex `v`, in polygon order, until it
+    /// breaks: read from the vertex-to-polygon index when it is built, else found by scanning
+    /// the polygons (the same polygons in the same order). Nothing for a `v` out of range.
+    pub(crate) fn polygons_of_vertex(
+        &self,
+        v: i32,
+        mut f: impl FnMut(usize) -> std::ops::ControlFlow<()>,
+    ) {
+        let n = self.vert.len();
+        if self.vert_poly_start.len() == n + 1 {
+            let Some(i) = usize::try_from(v).ok().filter(|&i| i < n) else {
+                return;
+            };
+            let (a, b) = (self.vert_poly_start[i], self.vert_poly_start[i + 1]);
+            for &p in self.vert_poly.get(a as usize..b as usize).unwrap_or(&[]) {
+                if f(p as usize).is_break() {
+                    return;
+                }
+            }
+            return;
+        }
+        for (p, poly) in self.polygons().enumerate() {
+            if poly.iter().any(|&x| x as i32 == v) && f(p).is_break() {
+                return;
+            }
+        }
+    }
 }
 
 /// Neighbours per [`NeighbourBlock`] (the `f64` SIMD width of the baseline x86-64 and aarch64

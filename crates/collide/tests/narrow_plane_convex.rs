@@ -240,6 +240,35 @@ fn resting_box_mesh_gives_four_corners() {
 }
 
 #[test]
+fn box_mesh_contacts_same_with_vertex_polygon_index() {
+    // the polygon facing the plane is found from the hull's vertex-to-polygon index when it
+    // is built, else by scanning the polygons: same contacts, bit for bit, at any pose
+    let plain = box_hull(DVec3::new(0.3, 0.2, 0.1));
+    let mut indexed = plain.clone();
+    indexed.index_vertex_polygons();
+    assert!(!indexed.vert_poly.is_empty());
+    let mut compared = 0;
+    for k in 0..200 {
+        let t = k as f64;
+        let axis = DVec3::new((0.7 * t).sin(), (1.3 * t).cos(), 0.5 + (0.3 * t).sin()).normalize();
+        let mat = DMat3::from_axis_angle(axis, 0.37 * t);
+        let geom = |hull| ConvexGeom {
+            kind: GeomType::Mesh,
+            pos: DVec3::new(0.0, 0.0, 0.05 + 0.002 * (k % 50) as f64),
+            mat,
+            size: DVec3::ONE,
+            hull: Some(hull),
+            hfield: None,
+        };
+        let a = run(&ground(), &geom(&plain), 0.01);
+        let b = run(&ground(), &geom(&indexed), 0.01);
+        assert_eq!(a, b, "pose {k}");
+        compared += usize::from(a.len() > 1);
+    }
+    assert!(compared > 20, "only {compared} poses with polygon contacts");
+}
+
+#[test]
 fn tilted_box_mesh_skips_corners_beyond_margin() {
     let hull = box_hull(DVec3::new(0.5, 0.5, 0.5));
     let mat = DMat3::from_axis_angle(DVec3::Y, 0.3);

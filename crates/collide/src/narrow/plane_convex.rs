@@ -17,6 +17,8 @@
 //! Every contact has the plane normal, `dist` = signed height of the point above the plane and
 //! `pos` = the point moved half that distance towards the plane.
 
+use std::ops::ControlFlow;
+
 use glam::DVec3;
 
 use super::convex::mpr::CcdObj;
@@ -123,18 +125,18 @@ pub fn plane_convex(
         let b = hull.poly_start[p + 1] as usize;
         hull.poly_vert.get(a..b).unwrap_or(&[])
     };
+    // the polygons containing the support vertex, in polygon order (from the hull's
+    // vertex-to-polygon index): the one facing the plane most
     let mut best: Option<usize> = None;
     let mut min = 1.0;
-    for p in 0..npoly {
-        if !poly_verts(p).contains(&vi) {
-            continue;
-        }
-        let d = hull.poly_normal[p].dot(nl);
+    hull.polygons_of_vertex(vi as i32, |p| {
+        let d = hull.poly_normal.get(p).map_or(f64::NAN, |n| n.dot(nl));
         if min > d {
             best = Some(p);
         }
         min = d.min(min);
-    }
+        ControlFlow::Continue(())
+    });
     let Some(best) = best else {
         return 1;
     };

@@ -255,29 +255,6 @@ fn box_normal_from_dir(o: &Object, dir: DVec3, out: &mut Normals) {
     }
 }
 
-/// Polygons of a hull containing vertex `v`, in polygon order, until `f` breaks: read from the
-/// hull's vertex-to-polygon index when it is built, else found by scanning the polygons.
-fn polys_of(hull: &ConvexHull, v: i32, mut f: impl FnMut(usize) -> ControlFlow<()>) {
-    let n = hull.vert.len();
-    if hull.vert_poly_start.len() == n + 1 {
-        let Some(i) = usize::try_from(v).ok().filter(|&i| i < n) else {
-            return;
-        };
-        let (a, b) = (hull.vert_poly_start[i], hull.vert_poly_start[i + 1]);
-        for &p in hull.vert_poly.get(a as usize..b as usize).unwrap_or(&[]) {
-            if f(p as usize).is_break() {
-                return;
-            }
-        }
-        return;
-    }
-    for (p, poly) in hull.polygons().enumerate() {
-        if poly.iter().any(|&x| x as i32 == v) && f(p).is_break() {
-            return;
-        }
-    }
-}
-
 fn poly_range(hull: &ConvexHull, p: usize) -> (usize, usize) {
     let n = hull.poly_vert.len();
     let a = (hull.poly_start.get(p).copied().unwrap_or(0) as usize).min(n);
@@ -298,7 +275,7 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
             // count: the search stops there)
             let mut shared = [0usize; 2];
             let mut ns = 0;
-            polys_of(hull, f.idx[0], |p| {
+            hull.polygons_of_vertex(f.idx[0], |p| {
                 let (a, b) = poly_range(hull, p);
                 if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
                     shared[ns] = p;
@@ -324,7 +301,7 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
                 }
             }
         }
-        1 => polys_of(hull, f.idx[0], |p| {
+        1 => hull.polygons_of_vertex(f.idx[0], |p| {
             out.push(poly_normal(o, hull, p), p);
             ControlFlow::Continue(())
         }),
@@ -373,7 +350,7 @@ fn edge_dirs(o: &Object, f: &Feature, witness: DVec3, out: &mut Edges) {
             } else if f.dim == 1 {
                 let Some(hull) = o.hull else { return };
                 let v1 = f.idx[0];
-                polys_of(hull, v1, |p| {
+                hull.polygons_of_vertex(v1, |p| {
                     let (a, b) = poly_range(hull, p);
                     let poly = &hull.poly_vert[a..b];
                     if let Some(j) = poly.iter().position(|&x| x as i32 == v1) {
@@ -966,12 +943,12 @@ fn hull4(p: &[DVec3], res: &mut [usize; 4]) {
 mod tests {
     use super::*;
 
-    /// Polygons found by `polys_of` for every vertex (and one index past the last).
+    /// Polygons found by `ConvexHull::polygons_of_vertex` for every vertex (and one index past the last).
     fn incidence(hull: &ConvexHull) -> Vec<Vec<usize>> {
         (0..=hull.vert.len() as i32)
             .map(|v| {
                 let mut ps = Vec::new();
-                polys_of(hull, v, |p| {
+                hull.polygons_of_vertex(v, |p| {
                     ps.push(p);
                     ControlFlow::Continue(())
                 });
@@ -1119,7 +1096,7 @@ mod tests {
 
         // stopping early returns the first polygons only
         let mut first = Vec::new();
-        polys_of(&indexed, 0, |p| {
+        indexed.polygons_of_vertex(0, |p| {
             first.push(p);
             if first.len() == 2 {
                 ControlFlow::Break(())

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Instructions per state of `collide bench` (callgrind, load-independent), per scene: the
+# difference of two runs (ITERS_HI and ITERS_LO passes over the states) divided by the extra
+# states, so model loading and setup cancel out.
+# Usage: bash bench/instructions.sh [--exe target/release/collide] [MODEL_NAME ...]
+#        (names as in conformance/corpus.json; default: the mesh scenes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exe=target/release/collide
+if [ "${1:-}" = "--exe" ]; then exe=$2; shift 2; fi
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  names=(scenes/mesh_boxes_multiccd scenes/mesh_puzzle_cube scenes/mesh_arm scenes/mesh_hand
+         scenes/mesh_bin scenes/mesh_pile_steady scenes/mesh_pile scenes/mesh_pile_100
+         scenes/mesh_primitives)
+fi
+lo=2; hi=6
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+instr() {  # model states iters -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$exe" bench "$1" --states "$2" \
+    --iters "$3" > /dev/null 2> "$tmp/log"
+  grep -o 'Collected : [0-9]*' "$tmp/log" | grep -o '[0-9]*$'
+}
+printf '%-32s %7s %14s\n' scene states instr/state
+for name in "${names[@]}"; do
+  model=conformance/$(python3 -c "import json,sys; print(next(m['path'] for m in json.load(open('conformance/corpus.json'))['models'] if m['name']==sys.argv[1]))" "$name")
+  states=conformance/states/${name//\//__}.json
+  n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['states']))" "$states")
+  a=$(instr "$model" "$states" $lo); b=$(instr "$model" "$states" $hi)
+  printf '%-32s %7d %14d\n' "$name" "$n" $(( (b - a) / ((hi - lo) * n) ))
+done
