@@ -5,6 +5,8 @@
 use glam::DVec3;
 use thiserror::Error;
 
+use super::sdf::Sdf;
+
 /// Largest number of triangles in a tree leaf.
 const LEAF_SIZE: usize = 4;
 
@@ -85,6 +87,12 @@ pub struct TriMesh {
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
     pub order: Vec<u32>,
+    /// Whether every edge is shared by exactly two kept triangles (then the sign of
+    /// [`TriMesh::nearest`] and the winding number of the [`Sdf`] agree, and the field may
+    /// answer inside tests).
+    pub closed: bool,
+    /// The signed distance field baked from the triangles (negative inside).
+    pub sdf: Sdf,
 }
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
@@ -187,6 +195,7 @@ impl TriMesh {
             .zip(&vflat_ok)
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
+        let closed = neighbour.iter().flatten().all(Option::is_some);
         let mut mesh = TriMesh {
             vert: vert.to_vec(),
             tri,
@@ -198,8 +207,11 @@ impl TriMesh {
             vflat,
             nodes: Vec::new(),
             order: Vec::new(),
+            closed,
+            sdf: Sdf::default(),
         };
         mesh.build_tree();
+        mesh.sdf = Sdf::bake(&mesh);
         Ok(mesh)
     }
 
@@ -369,8 +381,14 @@ impl TriMesh {
     }
 
     /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface (see
-    /// [`TriMesh::nearest`]); `stack` is scratch.
+    /// [`TriMesh::nearest`]; on a closed mesh, answered by the signed distance field when it is
+    /// far enough from the surface); `stack` is scratch.
     pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        if self.closed {
+            if let Some(inside) = self.sdf.classify(p, tol) {
+                return inside;
+            }
+        }
         let (d, _, _, _, inside) = self.nearest(p, stack);
         d <= tol || inside
     }
