@@ -118,8 +118,9 @@ def time_mujoco_py(m, states, min_seconds):
     return elapsed * 1e6 / (iters * len(datas)), m.ngeom, ncon / len(datas)
 
 
-def time_collide(exe, path, states_path):
-    out = subprocess.run([str(exe), "bench", str(path), "--states", str(states_path)],
+def time_collide(exe, path, states_path, extra=()):
+    """`collide bench` (with `extra` flags, e.g. `--mesh exact`): µs and contacts per state."""
+    out = subprocess.run([str(exe), "bench", str(path), "--states", str(states_path), *extra],
                          capture_output=True, text=True, check=True).stdout
     lines = out.strip().splitlines()
     assert lines[-1].startswith("collide_us_per_state:"), out

@@ -418,7 +418,8 @@ fn mesh_options(mesh: &str) -> collide::ColliderOptions {
 fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
-    let mut collider = Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
+    let mut collider =
+        Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
     let asleep = all_asleep(&model, &states)?;
@@ -531,12 +532,9 @@ fn bench_worlds(
         .collect();
     let mut poses = BatchPoses::new(&model, nworld);
     poses.compute(&model, &qpos).map_err(|e| e.to_string())?;
-    let mut batch = BatchCollider::with_options(
-        &model,
-        rayon::current_num_threads(),
-        mesh_options(mesh),
-    )
-    .map_err(|e| e.to_string())?;
+    let mut batch =
+        BatchCollider::with_options(&model, rayon::current_num_threads(), mesh_options(mesh))
+            .map_err(|e| e.to_string())?;
     let mut out = vec![Vec::new(); nworld];
     let stats = batch.detect(&poses, &mut out);
     let iters = if iters > 0 {

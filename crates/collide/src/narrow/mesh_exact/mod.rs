@@ -36,9 +36,18 @@
 //! reported when `dist <= margin`. Scratch buffers live in [`MeshScratch`]; steady-state calls
 //! do not allocate.
 //!
-//! Limits: without a volume (no signed distance field), a shape whose centre has passed
-//! through a surface gets no contact from it, and two meshes in deep penetration are
-//! separated only by the features near their surfaces.
+//! **Signed distance field.** Each mesh also bakes an [`Sdf`] (exact distances to the
+//! triangles on a grid, sign by generalised winding number). On a closed mesh it settles inside
+//! tests for points well away from the surface without a tree search. When no surface feature
+//! of a pair is near (a shape wholly inside a mesh, one mesh wholly inside another), the
+//! deepest core point or vertex inside by the field is refined on the triangles and reported,
+//! so deep containment is not missed.
+//!
+//! Limits: crossed edges of a box and a mesh in penetration where no vertex of either is
+//! inside the other can be missed (pinned by the ignored test
+//! `box_octahedron_edges_crossing_missed`); depths are per feature (a vertex's distance to the
+//! nearest surface, an edge pair's separation along their common normal), not the minimal
+//! translation of the whole pair.
 
 use std::cell::Cell;
 
@@ -263,6 +272,25 @@ enum CoreKind<'a> {
 }
 
 impl Core<'_> {
+    /// Distance from `p` to the core (sphere centre, capsule segment, box solid); 0 for a
+    /// triangle core (not used).
+    fn distance_to(&self, p: DVec3) -> f64 {
+        match &self.kind {
+            CoreKind::Sphere => p.distance(self.centre),
+            CoreKind::Capsule => {
+                let (a, d) = (self.v[0], self.v[1] - self.v[0]);
+                let t = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+                p.distance(a + d * t)
+            }
+            CoreKind::Box { axes, half } => {
+                let d = p - self.centre;
+                let l = DVec3::new(d.dot(axes[0]), d.dot(axes[1]), d.dot(axes[2]));
+                (l.abs() - *half).max(DVec3::ZERO).length()
+            }
+            CoreKind::Tri { .. } => 0.0,
+        }
+    }
+
     /// Whether `u` (pointing out of the core) lies in the normal cone of core vertex `i`.
     fn vertex_ok(&self, i: usize, u: DVec3) -> bool {
         match &self.kind {
@@ -422,6 +450,9 @@ fn triangle_core(
             // behind the plane: the depth is the distance to the nearest surface point (which
             // may lie on another triangle), if the point is inside the mesh at all
             let (depth, qn, tn, fnear, inside) = match core.near_cell(i).get() {
+                // an inside vertex's contact depends on its nearest point alone: it was
+                // pushed when that was first found (a repeat would change nothing)
+                Some((.., true)) => continue,
                 Some(near) => near,
                 // a closed mesh's field settles points well outside without a tree search
                 None if mesh.closed && mesh.sdf.classify(p, 0.0) == Some(false) => {
@@ -688,7 +719,23 @@ pub fn primitive_mesh(
     scratch.tris.clear();
     mesh.query_box(lo - grow, hi + grow, &mut scratch.stack, &mut scratch.tris);
     scratch.cand.clear();
+    let reach = core.r + margin.max(0.0);
     for &t in &scratch.tris {
+        // the triangle's bounding sphere farther from the core than its reach, and no core
+        // vertex behind its plane: no feature of it comes within the margin
+        let [a, b, c] = mesh.corners(t as usize);
+        let mid = (a + b + c) / 3.0;
+        let rad = mid
+            .distance_squared(a)
+            .max(mid.distance_squared(b))
+            .max(mid.distance_squared(c))
+            .sqrt();
+        let n = mesh.normal[t as usize];
+        if core.distance_to(mid) > reach + rad
+            && core.v[..core.nv].iter().all(|&p| (p - a).dot(n) >= 0.0)
+        {
+            continue;
+        }
         triangle_core(
             mesh,
             t as usize,
@@ -870,23 +917,26 @@ pub fn mesh_mesh(
 }
 
 /// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when
-/// their surfaces do not meet: one vertex of `inner` settles it by `outer`'s field, then the
-/// deepest vertex is refined ([`deepest_inside`]). Candidate in `outer`'s frame.
+/// their surfaces do not meet: any vertex of `inner` surely outside `outer`'s field settles
+/// it, else the deepest vertex is refined ([`deepest_inside`]). Candidate in `outer`'s frame.
 fn contained(
     outer: &TriMesh,
     inner: &TriMesh,
     (rot, off): (DMat3, DVec3),
     stack: &mut Vec<u32>,
 ) -> Option<Cand> {
-    let first = rot * inner.vert[inner.tri[0][0] as usize] + off;
-    if outer.sdf.classify(first, 0.0) == Some(false) {
-        return None;
-    }
+    // surfaces apart, so all of `inner` is in or all out: any vertex surely outside settles it
     let used = inner.vnormal.iter().zip(&inner.vert);
-    let points = used
+    let mut points = used
         .filter(|(n, _)| **n != DVec3::ZERO)
         .map(|(_, &v)| rot * v + off);
-    deepest_inside(outer, points, 0.0, stack)
+    if points
+        .clone()
+        .any(|p| outer.sdf.classify(p, 0.0) == Some(false))
+    {
+        return None;
+    }
+    deepest_inside(outer, &mut points, 0.0, stack)
 }
 
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2`, in mesh 1's frame;
@@ -904,12 +954,14 @@ fn triangle_pair(
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
+    let c1 = m1.corners(t1);
+    let c2 = m2.corners(t2).map(|v| fwd.0 * v + fwd.1);
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs; none when mesh 2's
     // triangle lies beyond mesh 1's plane by more than the margin (then the triangles are
     // farther apart than that and no vertex of 2 is behind the face)
-    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-    let (a1, n1) = (m1.vert[m1.tri[t1][0] as usize], m1.normal[t1]);
-    if core2.v[..3].iter().any(|&v| (v - a1).dot(n1) <= margin) {
+    let n1 = m1.normal[t1];
+    if c2.iter().any(|&v| (v - c1[0]).dot(n1) <= margin) {
+        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
         triangle_core(m1, t1, &core2, margin, true, cand, stack);
     }
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
