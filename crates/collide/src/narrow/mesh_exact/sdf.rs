@@ -149,6 +149,21 @@ impl Sdf {
         g / self.cell
     }
 
+    /// An upper bound of the distance from `p` to the surface (infinite outside the grid or
+    /// before the field is baked): the interpolated magnitude plus `√3` cells, which also
+    /// covers cells the surface crosses.
+    #[inline]
+    pub fn distance_upper_bound(&self, p: DVec3) -> f64 {
+        if self.val.is_empty() {
+            return f64::INFINITY;
+        }
+        let (_, _, out) = self.locate(p);
+        if out > 0.0 {
+            return f64::INFINITY;
+        }
+        self.value(p).abs() + 2.0 * self.error_bound()
+    }
+
     /// Whether `p` is certainly inside (`Some(true)`), certainly outside by more than `tol`
     /// (`Some(false)`), or too close to the surface to tell from the grid (`None`).
     #[inline]

@@ -333,7 +333,24 @@ impl TriMesh {
         p: DVec3,
         stack: &mut Vec<u32>,
     ) -> (f64, DVec3, usize, super::Feature, bool) {
-        let mut best = (f64::INFINITY, p, 0, super::Feature::Face, false);
+        // the field bounds the distance, so the descent prunes from the start; with nothing
+        // found within the bound (it is conservative, so only by rounding), search unbounded
+        let bound = self.sdf.distance_upper_bound(p);
+        let bound2 = bound * bound * (1.0 + 1e-9);
+        self.nearest_within(p, bound2, stack)
+            .or_else(|| self.nearest_within(p, f64::INFINITY, stack))
+            .unwrap_or((f64::INFINITY, p, 0, super::Feature::Face, false))
+    }
+
+    /// [`TriMesh::nearest`] among triangles closer than `sqrt(bound2)` (`None` if there is
+    /// none).
+    fn nearest_within(
+        &self,
+        p: DVec3,
+        bound2: f64,
+        stack: &mut Vec<u32>,
+    ) -> Option<(f64, DVec3, usize, super::Feature, bool)> {
+        let mut best = (bound2, p, 0, super::Feature::Face, false);
         stack.clear();
         stack.push(0);
         while let Some(i) = stack.pop() {
@@ -376,8 +393,10 @@ impl TriMesh {
                 }
             }
         }
-        best.0 = best.0.sqrt();
-        best
+        (best.0 < bound2).then(|| {
+            best.0 = best.0.sqrt();
+            best
+        })
     }
 
     /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface (see
