@@ -23,7 +23,7 @@ import mujoco
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mujoco_vs_collide import build_timer, states_txt, time_collide, time_mujoco_c, time_mujoco_py  # noqa: E402
+from mujoco_vs_collide import build_timer, states_txt, time_both  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -187,19 +187,12 @@ def main():
             m = mujoco.MjModel.from_xml_path(str(mj_xml))
             txt = d / f"{name}_states.txt"
             txt.write_text(states_txt(m, states))
-            mj, co = [], []
-            for _ in range(args.repeat):
-                if timer:
-                    us, _, ncon = time_mujoco_c(timer, mj_xml, txt, args.min_seconds)
-                else:
-                    us, _, ncon = time_mujoco_py(m, states, args.min_seconds)
-                mj.append(us)
-                us, co_con = time_collide(args.exe, co_xml, sp, ["--mesh", "exact"])
-                co.append(us)
+            mj, co, _, ncon, co_con = time_both(timer, m, mj_xml, txt, states, args.exe,
+                                                co_xml, sp, args, ["--mesh", "exact"])
             ntri = sum(len(f) for _, f in meshes.values())
             row = {"scene": name, "triangles": ntri, "states": len(states),
                    "mujoco_contacts": ncon, "collide_contacts": co_con,
-                   "mujoco_us": min(mj), "collide_us": min(co), "speedup": min(mj) / min(co)}
+                   "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
             rows.append(row)
             print(f"{name:<14} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
                   f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
