@@ -127,8 +127,9 @@ def time_mujoco_py(m, states, min_seconds):
     return elapsed * 1e6 / (iters * len(datas)), m.ngeom, ncon / len(datas)
 
 
-def time_collide(exe, path, states_path):
-    out = subprocess.run([str(exe), "bench", str(path), "--states", str(states_path)],
+def time_collide(exe, path, states_path, extra=()):
+    """`collide bench` (with `extra` flags, e.g. `--mesh exact`): µs and contacts per state."""
+    out = subprocess.run([str(exe), "bench", str(path), "--states", str(states_path), *extra],
                          capture_output=True, text=True, check=True).stdout
     lines = out.strip().splitlines()
     assert lines[-1].startswith("collide_us_per_state:"), out
@@ -138,6 +139,22 @@ def time_collide(exe, path, states_path):
             # "per state: X body pairs, Y geom pairs, Z contacts, W unsupported pairs"
             contacts = float(line.split(",")[2].split()[0])
     return float(lines[-1].split()[-1]), contacts
+
+
+def time_both(timer, m, mj_path, txt, states, exe, co_path, co_states, args, extra=()):
+    """Times MuJoCo (`mj_path`, states `txt` for the C timer) and `collide bench` (`co_path`,
+    `co_states`, flags `extra`) `args.repeat` times, alternating: the fastest µs per state of
+    each, MuJoCo's ngeom and contacts per state, and collide's contacts per state."""
+    mj, co = [], []
+    for _ in range(args.repeat):
+        if timer:
+            us, ngeom, ncon = time_mujoco_c(timer, mj_path, txt, args.min_seconds)
+        else:
+            us, ngeom, ncon = time_mujoco_py(m, states, args.min_seconds)
+        mj.append(us)
+        us, co_con = time_collide(exe, co_path, co_states, extra)
+        co.append(us)
+    return min(mj), min(co), ngeom, ncon, co_con
 
 
 def geomean(xs):
@@ -175,18 +192,11 @@ def main():
             m = mujoco.MjModel.from_xml_path(str(path))
             txt = Path(tmp) / "states.txt"
             txt.write_text(states_txt(m, states))
-            mj, co = [], []
-            for _ in range(args.repeat):
-                if timer:
-                    us, ngeom, ncon = time_mujoco_c(timer, path, txt, args.min_seconds)
-                else:
-                    us, ngeom, ncon = time_mujoco_py(m, states, args.min_seconds)
-                mj.append(us)
-                us, co_con = time_collide(exe, path, states_path)
-                co.append(us)
+            mj, co, ngeom, ncon, co_con = time_both(
+                timer, m, path, txt, states, exe, path, states_path, args)
             row = {"scene": name, "ngeom": ngeom, "mujoco_contacts": ncon,
-                   "collide_contacts": co_con, "mujoco_us": min(mj), "collide_us": min(co),
-                   "ratio": min(co) / min(mj)}
+                   "collide_contacts": co_con, "mujoco_us": mj, "collide_us": co,
+                   "ratio": co / mj}
             rows.append(row)
             print(f"{name:<32} {ngeom:>6} {ncon:>7.1f} {co_con:>7.1f} {row['mujoco_us']:>10.2f} "
                   f"{row['collide_us']:>10.2f} {row['ratio']:>6.2f}", flush=True)

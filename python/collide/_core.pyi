@@ -1,6 +1,6 @@
 """Stubs of the compiled module collide._core (use the classes of `collide` instead)."""
 
-from typing import Any, final
+from typing import Any, Literal, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,12 +45,19 @@ class Model:
 
 @final
 class Collider:
-    def __new__(cls, model: Any, nthread: int | None = None) -> Collider: ...
+    def __new__(
+        cls,
+        model: Any,
+        nthread: int | None = None,
+        mesh_collision: Literal["hull", "exact"] = "hull",
+    ) -> Collider: ...
     @property
     def nthread(self) -> int: ...
     @property
     def model(self) -> Any: ...
-    def __reduce__(self) -> tuple[Any, tuple[Any, int | None]]: ...
+    @property
+    def mesh_collision(self) -> Literal["hull", "exact"]: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, int | None, str]]: ...
     def detect(
         self,
         qpos: Any,

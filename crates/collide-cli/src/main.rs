@@ -103,6 +103,9 @@ enum Command {
         /// Detect in this many worlds at once (world w takes state w mod nstates), in parallel.
         #[arg(long, default_value_t = 1)]
         worlds: usize,
+        /// Meshes collide as their convex hulls (MuJoCo) or by their triangles.
+        #[arg(long, default_value = "hull", value_parser = ["hull", "exact"])]
+        mesh: String,
     },
     /// Run the main job on the embedded demo scene (needs no files): contacts per pair over a few
     /// states, time per detection, and a viewer page and picture under `target/`.
@@ -118,6 +121,9 @@ enum Command {
         /// Output HTML file.
         #[arg(short, long)]
         output: PathBuf,
+        /// Meshes collide as their convex hulls (MuJoCo) or by their triangles.
+        #[arg(long, default_value = "hull", value_parser = ["hull", "exact"])]
+        mesh: String,
     },
     /// Draw one state's collision geoms and contacts to a PNG picture (CPU, no display needed).
     Render {
@@ -219,13 +225,15 @@ fn main() -> ExitCode {
             states,
             iters,
             worlds,
-        } if worlds > 1 => bench_worlds(&model, states.as_deref(), iters, worlds),
+            mesh,
+        } if worlds > 1 => bench_worlds(&model, states.as_deref(), iters, worlds, &mesh),
         Command::Bench {
             model,
             states,
             iters,
+            mesh,
             ..
-        } => bench(&model, states.as_deref(), iters),
+        } => bench(&model, states.as_deref(), iters, &mesh),
         Command::Distance {
             model,
             states,
@@ -250,7 +258,8 @@ fn main() -> ExitCode {
             model,
             states,
             output,
-        } => view_scene(&model, states.as_deref()).and_then(|sc| {
+            mesh,
+        } => view_scene(&model, states.as_deref(), &mesh).and_then(|sc| {
             let title = model
                 .file_stem()
                 .map_or("scene".into(), |s| s.to_string_lossy());
@@ -268,7 +277,7 @@ fn main() -> ExitCode {
             distance,
             lookat,
             fov,
-        } => view_scene(&model, states.as_deref()).and_then(|sc| {
+        } => view_scene(&model, states.as_deref(), "hull").and_then(|sc| {
             let lookat = match lookat.as_deref() {
                 None => None,
                 Some(&[x, y, z]) => Some(collide::glam::DVec3::new(x, y, z)),
@@ -395,17 +404,22 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
-fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), String> {
-    let model = load(model_path)?;
-    let states = read_states(&model, states)?;
-    let opts = collide::ColliderOptions {
+/// Collider options from the `--mesh` flag (`hull` or `exact`, checked by clap).
+fn mesh_options(mesh: &str) -> collide::ColliderOptions {
+    collide::ColliderOptions {
         mesh_collision: if mesh == "exact" {
             collide::MeshCollision::Exact
         } else {
             collide::MeshCollision::Hull
         },
-    };
-    let mut collider = Collider::with_options(&model, opts).map_err(|e| e.to_string())?;
+    }
+}
+
+fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), String> {
+    let model = load(model_path)?;
+    let states = read_states(&model, states)?;
+    let mut collider =
+        Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
     let asleep = all_asleep(&model, &states)?;
@@ -434,13 +448,14 @@ fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), 
     Ok(())
 }
 
-fn bench(model_path: &Path, states: Option<&Path>, iters: usize) -> Result<(), String> {
+fn bench(model_path: &Path, states: Option<&Path>, iters: usize, mesh: &str) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
     let poses = all_poses(&model, &states)?;
     let asleep = all_asleep(&model, &states)?;
     let sleeping = asleep.iter().any(Option::is_some);
-    let mut collider = Collider::new(&model).map_err(|e| e.to_string())?;
+    let mut collider =
+        Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     // warm up (sizes the buffers) and count
     let mut stats = collide::Stats::default();
@@ -508,6 +523,7 @@ fn bench_worlds(
     states: Option<&Path>,
     iters: usize,
     nworld: usize,
+    mesh: &str,
 ) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
@@ -516,7 +532,9 @@ fn bench_worlds(
         .collect();
     let mut poses = BatchPoses::new(&model, nworld);
     poses.compute(&model, &qpos).map_err(|e| e.to_string())?;
-    let mut batch = BatchCollider::new(&model).map_err(|e| e.to_string())?;
+    let mut batch =
+        BatchCollider::with_options(&model, rayon::current_num_threads(), mesh_options(mesh))
+            .map_err(|e| e.to_string())?;
     let mut out = vec![Vec::new(); nworld];
     let stats = batch.detect(&poses, &mut out);
     let iters = if iters > 0 {
@@ -624,10 +642,15 @@ fn demo() -> Result<(), String> {
 }
 
 /// The viewer's scene of a model file in the given states.
-fn view_scene(model_path: &Path, states: Option<&Path>) -> Result<collide_view::Scene, String> {
+fn view_scene(
+    model_path: &Path,
+    states: Option<&Path>,
+    mesh: &str,
+) -> Result<collide_view::Scene, String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
-    collide_view::Scene::build(&model, &all_poses(&model, &states)?).map_err(|e| e.to_string())
+    collide_view::Scene::build_with(&model, &all_poses(&model, &states)?, mesh_options(mesh))
+        .map_err(|e| e.to_string())
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {

@@ -12,7 +12,10 @@ use std::sync::{Arc, Mutex};
 use collide::glam::{DQuat, DVec3};
 use collide::math::{mat_to_rowmajor, quat_wxyz};
 use collide::model::enable;
-use collide::{forward_kinematics, Collider, Contact, KinematicsError, Model, Poses};
+use collide::{
+    forward_kinematics, Collider, ColliderOptions, Contact, KinematicsError, MeshCollision, Model,
+    Poses,
+};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -215,6 +218,26 @@ pub struct PyCollider {
     model_obj: Py<PyAny>,
     /// `nthread` as given (for pickling).
     nthread_arg: Option<i64>,
+    /// How meshes collide (`"hull"` or `"exact"`).
+    mesh_collision: MeshCollision,
+}
+
+/// `"hull"` or `"exact"` as a [`MeshCollision`].
+fn mesh_collision_arg(s: &str) -> Result<MeshCollision, Error> {
+    match s {
+        "hull" => Ok(MeshCollision::Hull),
+        "exact" => Ok(MeshCollision::Exact),
+        _ => Err(input(format!(
+            "mesh_collision must be \"hull\" or \"exact\", got {s:?}"
+        ))),
+    }
+}
+
+fn mesh_collision_name(m: MeshCollision) -> &'static str {
+    match m {
+        MeshCollision::Hull => "hull",
+        MeshCollision::Exact => "exact",
+    }
 }
 
 /// Calls `collide.<name>(x, label)` (the pure-Python converters `_f64` and `_awake`, which
@@ -265,11 +288,18 @@ fn core_model<'py>(model: &Bound<'py, PyAny>) -> Result<Bound<'py, PyModel>, Err
 
 #[pymethods]
 impl PyCollider {
-    /// A collider for `model` (a `collide.Model`) on `nthread` threads (`None`: all cores).
+    /// A collider for `model` (a `collide.Model`) on `nthread` threads (`None`: all cores);
+    /// `mesh_collision` is `"hull"` (meshes as convex hulls, like MuJoCo) or `"exact"`
+    /// (meshes by their triangles, prepared once and shared by the threads).
     #[new]
-    #[pyo3(signature = (model, nthread=None))]
-    fn new(model: &Bound<'_, PyAny>, nthread: Option<&Bound<'_, PyAny>>) -> PyResult<PyCollider> {
+    #[pyo3(signature = (model, nthread=None, mesh_collision="hull"))]
+    fn new(
+        model: &Bound<'_, PyAny>,
+        nthread: Option<&Bound<'_, PyAny>>,
+        mesh_collision: &str,
+    ) -> PyResult<PyCollider> {
         guard(|| {
+            let mesh_collision = mesh_collision_arg(mesh_collision)?;
             let core = core_model(model)?;
             let nthread_arg = match nthread {
                 None => None,
@@ -291,10 +321,18 @@ impl PyCollider {
             // move and outlives them: `inner` is declared before `model`, so it is dropped
             // first, and the `Arc` is never replaced.
             let m: &'static Model = unsafe { &*Arc::as_ptr(&arc) };
-            let workers = (0..n)
-                .map(|_| {
+            let first = Collider::with_options(m, ColliderOptions { mesh_collision })
+                .map_err(|e| input(e.to_string()))?;
+            let mut colliders = Vec::with_capacity(n);
+            for _ in 1..n {
+                colliders.push(first.another().map_err(|e| input(e.to_string()))?);
+            }
+            colliders.insert(0, first);
+            let workers = colliders
+                .into_iter()
+                .map(|collider| {
                     Ok(Worker {
-                        collider: Collider::new(m).map_err(|e| input(e.to_string()))?,
+                        collider,
                         poses: Poses::new(m),
                         mpos: vec![DVec3::ZERO; m.nmocap()],
                         mquat: vec![DQuat::IDENTITY; m.nmocap()],
@@ -325,6 +363,7 @@ impl PyCollider {
                 nthread: n,
                 model_obj: model.clone().unbind(),
                 nthread_arg,
+                mesh_collision,
             })
         })
     }
@@ -341,15 +380,25 @@ impl PyCollider {
         self.model_obj.clone_ref(py)
     }
 
-    /// Pickles as the model (by its source) and `nthread`.
+    /// How meshes collide: `"hull"` or `"exact"`.
+    #[getter]
+    fn mesh_collision(&self) -> &'static str {
+        mesh_collision_name(self.mesh_collision)
+    }
+
+    /// Pickles as the model (by its source), `nthread` and `mesh_collision`.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Py<PyAny>, Option<i64>))> {
+    ) -> PyResult<(Bound<'py, PyAny>, (Py<PyAny>, Option<i64>, &'static str))> {
         let me = slf.get();
         Ok((
             slf.get_type().into_any(),
-            (me.model_obj.clone_ref(slf.py()), me.nthread_arg),
+            (
+                me.model_obj.clone_ref(slf.py()),
+                me.nthread_arg,
+                mesh_collision_name(me.mesh_collision),
+            ),
         ))
     }
 

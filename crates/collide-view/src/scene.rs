@@ -102,6 +102,15 @@ impl Scene {
     ///
     /// Errors: no states, poses of another model, non-finite poses, a model the collider rejects.
     pub fn build(model: &Model, poses: &[Poses]) -> Result<Scene, ViewError> {
+        Scene::build_with(model, poses, collide::ColliderOptions::default())
+    }
+
+    /// [`Scene::build`] with the collider built with `options` (e.g. exact meshes).
+    pub fn build_with(
+        model: &Model,
+        poses: &[Poses],
+        options: collide::ColliderOptions,
+    ) -> Result<Scene, ViewError> {
         if poses.is_empty() {
             return Err(ViewError::NoStates);
         }
@@ -200,7 +209,7 @@ impl Scene {
             .collect();
 
         // contacts and bounds (shape boxes' corners in every state, contact points)
-        let mut collider = Collider::new(model)?;
+        let mut collider = Collider::with_options(model, options)?;
         let mut states = Vec::with_capacity(poses.len());
         let mut lo = DVec3::splat(f64::INFINITY);
         let mut hi = DVec3::splat(f64::NEG_INFINITY);

@@ -8,7 +8,7 @@
 use glam::{DMat3, DQuat, DVec3};
 use rayon::prelude::*;
 
-use crate::collider::{Collider, ColliderError, Stats};
+use crate::collider::{Collider, ColliderError, ColliderOptions, Stats};
 use crate::contact::Contact;
 use crate::kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
 use crate::model::Model;
@@ -115,15 +115,33 @@ impl<'m> BatchCollider<'m> {
         BatchCollider::with_workers(model, rayon::current_num_threads())
     }
 
-    /// `nworker` colliders (at least one).
+    /// `nworker` colliders (at least one), default options (meshes as hulls).
     pub fn with_workers(
         model: &'m Model,
         nworker: usize,
     ) -> Result<BatchCollider<'m>, ColliderError> {
-        let workers = (0..nworker.max(1))
-            .map(|_| Collider::new(model).map(Worker))
-            .collect::<Result<_, _>>()?;
+        BatchCollider::with_options(model, nworker, ColliderOptions::default())
+    }
+
+    /// `nworker` colliders (at least one) with `options`; the meshes of
+    /// [`crate::MeshCollision::Exact`] are prepared once and shared by the workers.
+    pub fn with_options(
+        model: &'m Model,
+        nworker: usize,
+        options: ColliderOptions,
+    ) -> Result<BatchCollider<'m>, ColliderError> {
+        let first = Collider::with_options(model, options)?;
+        let mut workers = Vec::with_capacity(nworker.max(1));
+        for _ in 1..nworker.max(1) {
+            workers.push(Worker(first.another()?));
+        }
+        workers.insert(0, Worker(first));
         Ok(BatchCollider { workers })
+    }
+
+    /// How the workers collide meshes.
+    pub fn mesh_collision(&self) -> crate::MeshCollision {
+        self.workers[0].0.mesh_collision()
     }
 
     /// Detects the contacts of every world; `out` must hold one buffer per world (reused across

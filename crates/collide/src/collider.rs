@@ -54,9 +54,9 @@ pub struct ColliderOptions {
 }
 
 /// The prepared triangle meshes of the exact mesh path (indexed by mesh id; `None` for meshes
-/// no geom uses) and their scratch.
+/// no geom uses; shared by the colliders made with [`Collider::another`]) and their scratch.
 struct ExactMeshes {
-    meshes: Vec<Option<TriMesh>>,
+    meshes: std::sync::Arc<[Option<TriMesh>]>,
     scratch: MeshScratch,
 }
 
@@ -186,7 +186,7 @@ impl<'m> Collider<'m> {
                     }
                 }
                 Some(Box::new(ExactMeshes {
-                    meshes,
+                    meshes: meshes.into(),
                     scratch: MeshScratch::new(),
                 }))
             }
@@ -236,6 +236,21 @@ impl<'m> Collider<'m> {
             separation: SeparationCache::new(model),
             exact,
         })
+    }
+
+    /// A new collider for the same model and options, sharing this one's prepared meshes (the
+    /// triangle trees and signed distance fields of [`MeshCollision::Exact`] are not rebuilt):
+    /// one per thread of a batch. Nothing else is shared; the new collider starts with empty
+    /// caches.
+    pub fn another(&self) -> Result<Collider<'m>, ColliderError> {
+        let mut c = Collider::with_options(self.model, ColliderOptions::default())?;
+        c.exact = self.exact.as_ref().map(|e| {
+            Box::new(ExactMeshes {
+                meshes: e.meshes.clone(),
+                scratch: MeshScratch::new(),
+            })
+        });
+        Ok(c)
     }
 
     /// How this collider collides meshes.

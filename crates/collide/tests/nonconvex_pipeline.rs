@@ -5,7 +5,9 @@
 //! exact path and a brute-force sampling agree on), and the hull path stays the default.
 
 use collide::glam::DQuat;
-use collide::{Collider, ColliderOptions, Contact, MeshCollision, Poses};
+use collide::{
+    BatchCollider, BatchPoses, Collider, ColliderOptions, Contact, MeshCollision, Poses,
+};
 use proptest::prelude::*;
 
 /// A convex mesh (an octahedron with unequal arms) on a free body and, on a second free body, a
@@ -91,7 +93,7 @@ proptest! {
         let hull = detect(&m, MeshCollision::Hull, &qpos);
         let exact = detect(&m, MeshCollision::Exact, &qpos);
         // box against the mesh: compared only out of penetration (see
-        // box_into_octahedron_tip_missed below)
+        // box_octahedron_edges_crossing_missed below)
         let shallow = if kind == 2 { 0.0 } else { SHALLOW };
         match (deepest(&hull), deepest(&exact)) {
             (Some(h), Some(e)) => {
@@ -108,11 +110,12 @@ proptest! {
     }
 }
 
-/// Known gap (found by `convex_mesh_exact_agrees_with_hull`): a box penetrating the convex
-/// mesh by 0.017 where the hull path (exact here) reports a contact and the exact path none.
+/// Found by `convex_mesh_exact_agrees_with_hull` (once an ignored known gap): an octahedron tip
+/// inside a box, 0.014 below one box face and 0.017 behind another. The nearer face's normal
+/// lies outside the tip's normal cone, so the contact goes out through the other face, as the
+/// hull path's does.
 #[test]
-#[ignore = "known gap of the exact path: box penetrating a convex mesh, no contact found"]
-fn box_into_octahedron_tip_missed() {
+fn box_into_octahedron_tip_found() {
     let m = model(r#"<geom type="box" size="0.1 0.15 0.05"/>"#);
     let mut qpos = m.qpos0.clone();
     // (w, x, y, z) from the shrunk proptest case
@@ -134,5 +137,67 @@ fn box_into_octahedron_tip_missed() {
         deepest(&hull).expect("hull contact"),
         deepest(&exact).expect("exact contact"),
     );
+    assert!((h.dist - e.dist).abs() < 1e-6, "{h:?} {e:?}");
+}
+
+/// `BatchCollider` takes the option: its workers (sharing one set of prepared meshes) give the
+/// single collider's contacts in every world.
+#[test]
+fn batch_collider_collides_meshes_exactly_when_asked() {
+    let m = model(r#"<geom type="box" size="0.1 0.15 0.05"/>"#);
+    let mut states = Vec::new();
+    for k in 0..5 {
+        let mut qpos = m.qpos0.clone();
+        qpos[7..10].copy_from_slice(&[0.05 * k as f64, 0.1, 0.22]);
+        states.push(qpos);
+    }
+    let opts = ColliderOptions {
+        mesh_collision: MeshCollision::Exact,
+    };
+    let mut batch = BatchCollider::with_options(&m, 3, opts).expect("batch");
+    assert_eq!(batch.mesh_collision(), MeshCollision::Exact);
+    let mut poses = BatchPoses::new(&m, states.len());
+    poses.compute(&m, &states.concat()).expect("finite qpos");
+    let mut out = vec![Vec::new(); states.len()];
+    batch.detect(&poses, &mut out);
+    let mut found = 0;
+    for (qpos, got) in states.iter().zip(&out) {
+        let want = detect(&m, MeshCollision::Exact, qpos);
+        assert_eq!(got, &want);
+        found += want.len();
+    }
+    assert!(found > 0);
+}
+
+/// Known gap (found by `convex_mesh_exact_agrees_with_hull` once box penetration was compared;
+/// also missed before the signed distance field): a box and the octahedron interpenetrating by
+/// 0.015 with no vertex of either inside the other (an octahedron edge crossing a box edge,
+/// normal along their cross product); the hull path reports it, the exact path nothing.
+#[test]
+#[ignore = "known gap of the exact path: box edge crossing a mesh edge in penetration"]
+fn box_octahedron_edges_crossing_missed() {
+    let m = model(r#"<geom type="box" size="0.1 0.15 0.05"/>"#);
+    let mut qpos = m.qpos0.clone();
+    let q = |x: f64, y: f64, z: f64, w: f64| DQuat::from_xyzw(x, y, z, w).normalize();
+    let qa = q(
+        -0.6737290501944315,
+        -0.4321813683298201,
+        0.3931531796715942,
+        0.45248094888822493,
+    );
+    let qb = q(
+        -0.23279847165452272,
+        0.511740247270845,
+        0.6301092755889427,
+        0.5356202868966697,
+    );
+    qpos[3..7].copy_from_slice(&[qa.w, qa.x, qa.y, qa.z]);
+    qpos[7..10].copy_from_slice(&[0.12994424105686697, 0.1257749359575972, 0.1402098338332183]);
+    qpos[10..14].copy_from_slice(&[qb.w, qb.x, qb.y, qb.z]);
+    let hull = detect(&m, MeshCollision::Hull, &qpos);
+    let exact = detect(&m, MeshCollision::Exact, &qpos);
+    let h = deepest(&hull).expect("hull contact");
+    assert!((h.dist + 0.015).abs() < 1e-3, "{h:?}");
+    let e = deepest(&exact).expect("exact contact");
     assert!((h.dist - e.dist).abs() < 1e-6, "{h:?} {e:?}");
 }

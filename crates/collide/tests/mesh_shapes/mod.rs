@@ -136,6 +136,35 @@ pub fn torus(big: f64, small: f64, nu: usize, nv: usize) -> Soup {
     s
 }
 
+/// A sphere of radius `r` about the origin: `nlat` bands from pole to pole, `nlon` segments;
+/// vertices lie exactly on the sphere.
+pub fn sphere(r: f64, nlat: usize, nlon: usize) -> Soup {
+    let mut s = Soup::new();
+    let top = s.add(DVec3::Z * r);
+    let rings: Vec<Vec<u32>> = (1..nlat)
+        .map(|i| {
+            let phi = PI * i as f64 / nlat as f64;
+            (0..nlon)
+                .map(|j| s.add(dir(phi, 2.0 * PI * j as f64 / nlon as f64) * r))
+                .collect()
+        })
+        .collect();
+    let bottom = s.add(-DVec3::Z * r);
+    let out = |c: DVec3| c;
+    for j in 0..nlon {
+        let j2 = (j + 1) % nlon;
+        s.tri([top, rings[0][j], rings[0][j2]], out);
+        s.tri([bottom, rings[nlat - 2][j], rings[nlat - 2][j2]], out);
+        for i in 0..nlat - 2 {
+            s.quad(
+                [rings[i][j], rings[i][j2], rings[i + 1][j2], rings[i + 1][j]],
+                out,
+            );
+        }
+    }
+    s
+}
+
 /// A box `[-h, h]` as 12 triangles.
 pub fn box_mesh(h: DVec3) -> Soup {
     let mut s = Soup::new();

@@ -36,9 +36,18 @@
 //! reported when `dist <= margin`. Scratch buffers live in [`MeshScratch`]; steady-state calls
 //! do not allocate.
 //!
-//! Limits: without a volume (no signed distance field), a shape whose centre has passed
-//! through a surface gets no contact from it, and two meshes in deep penetration are
-//! separated only by the features near their surfaces.
+//! **Signed distance field.** Each mesh also bakes an [`Sdf`] (exact distances to the
+//! triangles on a grid, sign by generalised winding number). On a closed mesh it settles inside
+//! tests for points well away from the surface without a tree search. When no surface feature
+//! of a pair is near (a shape wholly inside a mesh, one mesh wholly inside another), the
+//! deepest core point or vertex inside by the field is refined on the triangles and reported,
+//! so deep containment is not missed.
+//!
+//! Limits: crossed edges of a box and a mesh in penetration where no vertex of either is
+//! inside the other can be missed (pinned by the ignored test
+//! `box_octahedron_edges_crossing_missed`); depths are per feature (a vertex's distance to the
+//! nearest surface, an edge pair's separation along their common normal), not the minimal
+//! translation of the whole pair.
 
 use std::cell::Cell;
 
@@ -47,8 +56,10 @@ use glam::{DMat3, DVec3};
 use crate::model::GeomType;
 use crate::narrow::{PreContact, Shape};
 
+mod sdf;
 mod trimesh;
 
+pub use sdf::Sdf;
 pub use trimesh::{Node, TriMesh, TriMeshError};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
@@ -261,6 +272,25 @@ enum CoreKind<'a> {
 }
 
 impl Core<'_> {
+    /// Distance from `p` to the core (sphere centre, capsule segment, box solid); 0 for a
+    /// triangle core (not used).
+    fn distance_to(&self, p: DVec3) -> f64 {
+        match &self.kind {
+            CoreKind::Sphere => p.distance(self.centre),
+            CoreKind::Capsule => {
+                let (a, d) = (self.v[0], self.v[1] - self.v[0]);
+                let t = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+                p.distance(a + d * t)
+            }
+            CoreKind::Box { axes, half } => {
+                let d = p - self.centre;
+                let l = DVec3::new(d.dot(axes[0]), d.dot(axes[1]), d.dot(axes[2]));
+                (l.abs() - *half).max(DVec3::ZERO).length()
+            }
+            CoreKind::Tri { .. } => 0.0,
+        }
+    }
+
     /// Whether `u` (pointing out of the core) lies in the normal cone of core vertex `i`.
     fn vertex_ok(&self, i: usize, u: DVec3) -> bool {
         match &self.kind {
@@ -420,7 +450,14 @@ fn triangle_core(
             // behind the plane: the depth is the distance to the nearest surface point (which
             // may lie on another triangle), if the point is inside the mesh at all
             let (depth, qn, tn, fnear, inside) = match core.near_cell(i).get() {
+                // an inside vertex's contact depends on its nearest point alone: it was
+                // pushed when that was first found (a repeat would change nothing)
+                Some((.., true)) => continue,
                 Some(near) => near,
+                // a closed mesh's field settles points well outside without a tree search
+                None if mesh.closed && mesh.sdf.classify(p, 0.0) == Some(false) => {
+                    (0.0, p, t, Feature::Face, false)
+                }
                 None => {
                     let near = mesh.nearest(p, stack);
                     core.near_cell(i).set(Some(near));
@@ -484,16 +521,23 @@ fn triangle_core(
                 let l = d.length();
                 (l, qb, d / l)
             } else {
+                // inside the box: out through the shallowest box face whose normal lies in the
+                // vertex's normal cone (the nearest face may point across the mesh)
                 let depth = *half - local.abs();
-                let j = if depth.x <= depth.y && depth.x <= depth.z {
-                    0
-                } else if depth.y <= depth.z {
-                    1
-                } else {
-                    2
+                let mut order = [0, 1, 2];
+                order.sort_by(|&x, &y| depth[x].total_cmp(&depth[y]));
+                let found = order.into_iter().find_map(|j| {
+                    let f = axes[j] * if local[j] < 0.0 { -1.0 } else { 1.0 };
+                    mesh.vertex_cone(ids[k] as usize, -f)
+                        .map(|normal| (-depth[j], v + f * depth[j], normal))
+                });
+                let Some((dist, on_box, normal)) = found else {
+                    continue;
                 };
-                let f = axes[j] * local[j].signum();
-                (-depth[j], v + f * depth[j], -f)
+                if dist <= margin {
+                    push(dist, v, on_box, normal);
+                }
+                continue;
             };
             if dist > margin || !u.is_finite() {
                 continue;
@@ -675,7 +719,23 @@ pub fn primitive_mesh(
     scratch.tris.clear();
     mesh.query_box(lo - grow, hi + grow, &mut scratch.stack, &mut scratch.tris);
     scratch.cand.clear();
+    let reach = core.r + margin.max(0.0);
     for &t in &scratch.tris {
+        // the triangle's bounding sphere farther from the core than its reach, and no core
+        // vertex behind its plane: no feature of it comes within the margin
+        let [a, b, c] = mesh.corners(t as usize);
+        let mid = (a + b + c) / 3.0;
+        let rad = mid
+            .distance_squared(a)
+            .max(mid.distance_squared(b))
+            .max(mid.distance_squared(c))
+            .sqrt();
+        let n = mesh.normal[t as usize];
+        if core.distance_to(mid) > reach + rad
+            && core.v[..core.nv].iter().all(|&p| (p - a).dot(n) >= 0.0)
+        {
+            continue;
+        }
         triangle_core(
             mesh,
             t as usize,
@@ -686,7 +746,45 @@ pub fn primitive_mesh(
             &mut scratch.stack,
         );
     }
+    if scratch.cand.is_empty() {
+        // no surface feature near: the shape may lie wholly inside the mesh
+        let centre = [core.centre];
+        let points = core.v[..core.nv].iter().chain(&centre);
+        if let Some(c) = deepest_inside(mesh, points.copied(), core.r, &mut scratch.stack) {
+            scratch.cand.push(c);
+        }
+    }
     reduce(scratch, mesh_shape.pos, &mesh_shape.mat, true, out)
+}
+
+/// The deepest of `points` (mesh frame) inside `mesh` by its signed distance field (winding
+/// number), refined on the triangles: a candidate with `dist = -depth - r` and the normal from
+/// the point towards its nearest surface point (out of the mesh). Used when no surface
+/// feature is near, for shapes wholly inside a mesh.
+fn deepest_inside(
+    mesh: &TriMesh,
+    points: impl Iterator<Item = DVec3>,
+    r: f64,
+    stack: &mut Vec<u32>,
+) -> Option<Cand> {
+    let mut best: Option<(f64, DVec3)> = None;
+    for p in points {
+        let v = mesh.sdf.value(p);
+        if v < 0.0 && best.is_none_or(|(b, _)| v < b) {
+            best = Some((v, p));
+        }
+    }
+    let (v, p) = best?;
+    let (depth, q, _, _, inside) = mesh.nearest(p, stack);
+    if depth <= 0.0 || !(inside || v < -mesh.sdf.error_bound()) {
+        return None;
+    }
+    let normal = (q - p) / depth;
+    Some(Cand {
+        dist: -depth - r,
+        pos: (q + p - normal * r) * 0.5,
+        normal,
+    })
 }
 
 /// Core of triangle `t` of `mesh`, mapped by `(rot, off)` into the frame of the tests, with
@@ -750,6 +848,7 @@ pub fn mesh_mesh(
     }
     scratch.pair_stack.clear();
     scratch.pair_stack.push((0, 0));
+    let mut roots_overlap = false;
     while let Some((i, j)) = scratch.pair_stack.pop() {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
         let cb = rot * ((b.lo + b.hi) * 0.5) + off;
@@ -757,6 +856,7 @@ pub fn mesh_mesh(
         if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
             continue;
         }
+        roots_overlap = true;
         match (a.count > 0, b.count > 0) {
             (true, true) => {
                 let (sa, sb) = (a.first as usize, b.first as usize);
@@ -798,7 +898,45 @@ pub fn mesh_mesh(
             }
         }
     }
+    if scratch.cand.is_empty() && roots_overlap {
+        // no surface features near each other: one mesh may lie wholly inside the other
+        let stack = &mut scratch.stack;
+        let a = contained(m1, m2, (rot, off), stack);
+        let b = contained(m2, m1, (irot, ioff), stack).map(|c| Cand {
+            dist: c.dist,
+            pos: rot * c.pos + off,
+            normal: -(rot * c.normal),
+        });
+        let deeper = match (a, b) {
+            (Some(a), Some(b)) => Some(if b.dist < a.dist { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        scratch.cand.extend(deeper);
+    }
     reduce(scratch, s1.pos, &s1.mat, false, out)
+}
+
+/// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when
+/// their surfaces do not meet: any vertex of `inner` surely outside `outer`'s field settles
+/// it, else the deepest vertex is refined ([`deepest_inside`]). Candidate in `outer`'s frame.
+fn contained(
+    outer: &TriMesh,
+    inner: &TriMesh,
+    (rot, off): (DMat3, DVec3),
+    stack: &mut Vec<u32>,
+) -> Option<Cand> {
+    // surfaces apart, so all of `inner` is in or all out: any vertex surely outside settles it
+    let used = inner.vnormal.iter().zip(&inner.vert);
+    let mut points = used
+        .filter(|(n, _)| **n != DVec3::ZERO)
+        .map(|(_, &v)| rot * v + off);
+    if points
+        .clone()
+        .any(|p| outer.sdf.classify(p, 0.0) == Some(false))
+    {
+        return None;
+    }
+    deepest_inside(outer, &mut points, 0.0, stack)
 }
 
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2`, in mesh 1's frame;
@@ -816,11 +954,22 @@ fn triangle_pair(
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
-    // mesh 2's vertices against mesh 1's triangle, and the edge pairs
-    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-    triangle_core(m1, t1, &core2, margin, true, cand, stack);
+    let c1 = m1.corners(t1);
+    let c2 = m2.corners(t2).map(|v| fwd.0 * v + fwd.1);
+    // mesh 2's vertices against mesh 1's triangle, and the edge pairs; none when mesh 2's
+    // triangle lies beyond mesh 1's plane by more than the margin (then the triangles are
+    // farther apart than that and no vertex of 2 is behind the face)
+    let n1 = m1.normal[t1];
+    if c2.iter().any(|&v| (v - c1[0]).dot(n1) <= margin) {
+        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
+        triangle_core(m1, t1, &core2, margin, true, cand, stack);
+    }
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
+    let (a2, n2) = (m2.vert[m2.tri[t2][0] as usize], m2.normal[t2]);
+    if core1.v[..3].iter().all(|&v| (v - a2).dot(n2) > margin) {
+        return;
+    }
     let start = cand.len();
     triangle_core(m2, t2, &core1, margin, false, cand, stack);
     for c in &mut cand[start..] {

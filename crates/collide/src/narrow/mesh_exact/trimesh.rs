@@ -5,6 +5,8 @@
 use glam::DVec3;
 use thiserror::Error;
 
+use super::sdf::Sdf;
+
 /// Largest number of triangles in a tree leaf.
 const LEAF_SIZE: usize = 4;
 
@@ -85,6 +87,12 @@ pub struct TriMesh {
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
     pub order: Vec<u32>,
+    /// Whether every edge is shared by exactly two kept triangles (then the sign of
+    /// [`TriMesh::nearest`] and the winding number of the [`Sdf`] agree, and the field may
+    /// answer inside tests).
+    pub closed: bool,
+    /// The signed distance field baked from the triangles (negative inside).
+    pub sdf: Sdf,
 }
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
@@ -187,6 +195,7 @@ impl TriMesh {
             .zip(&vflat_ok)
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
+        let closed = neighbour.iter().flatten().all(Option::is_some);
         let mut mesh = TriMesh {
             vert: vert.to_vec(),
             tri,
@@ -198,8 +207,11 @@ impl TriMesh {
             vflat,
             nodes: Vec::new(),
             order: Vec::new(),
+            closed,
+            sdf: Sdf::default(),
         };
         mesh.build_tree();
+        mesh.sdf = Sdf::bake(&mesh);
         Ok(mesh)
     }
 
@@ -321,7 +333,24 @@ impl TriMesh {
         p: DVec3,
         stack: &mut Vec<u32>,
     ) -> (f64, DVec3, usize, super::Feature, bool) {
-        let mut best = (f64::INFINITY, p, 0, super::Feature::Face, false);
+        // the field bounds the distance, so the descent prunes from the start; with nothing
+        // found within the bound (it is conservative, so only by rounding), search unbounded
+        let bound = self.sdf.distance_upper_bound(p);
+        let bound2 = bound * bound * (1.0 + 1e-9);
+        self.nearest_within(p, bound2, stack)
+            .or_else(|| self.nearest_within(p, f64::INFINITY, stack))
+            .unwrap_or((f64::INFINITY, p, 0, super::Feature::Face, false))
+    }
+
+    /// [`TriMesh::nearest`] among triangles closer than `sqrt(bound2)` (`None` if there is
+    /// none).
+    fn nearest_within(
+        &self,
+        p: DVec3,
+        bound2: f64,
+        stack: &mut Vec<u32>,
+    ) -> Option<(f64, DVec3, usize, super::Feature, bool)> {
+        let mut best = (bound2, p, 0, super::Feature::Face, false);
         stack.clear();
         stack.push(0);
         while let Some(i) = stack.pop() {
@@ -364,13 +393,21 @@ impl TriMesh {
                 }
             }
         }
-        best.0 = best.0.sqrt();
-        best
+        (best.0 < bound2).then(|| {
+            best.0 = best.0.sqrt();
+            best
+        })
     }
 
     /// Whether `p` (mesh frame) is inside the mesh or within `tol` of its surface (see
-    /// [`TriMesh::nearest`]); `stack` is scratch.
+    /// [`TriMesh::nearest`]; on a closed mesh, answered by the signed distance field when it is
+    /// far enough from the surface); `stack` is scratch.
     pub fn inside_or_near(&self, p: DVec3, tol: f64, stack: &mut Vec<u32>) -> bool {
+        if self.closed {
+            if let Some(inside) = self.sdf.classify(p, tol) {
+                return inside;
+            }
+        }
         let (d, _, _, _, inside) = self.nearest(p, stack);
         d <= tol || inside
     }

@@ -1,0 +1,206 @@
+"""Non-convex meshes, one run, side by side: MuJoCo 4.0.0's `sdf` collision (each mesh a
+`<geom type="sdf" mesh="…"/>`, which MuJoCo >= 3.3.5 compiles into an octree SDF without a
+plugin; gradient descent from `sdf_initpoints` Halton starts) against collide's exact mesh path
+(`collide bench MODEL --mesh exact`, the same meshes as `type="mesh"`), on scenes generated
+here: a torus on a rod, a ball in a bowl, a pile of tori and mugs.
+
+Both sides time collision detection alone over the same states (poses precomputed), one
+thread; MuJoCo from C when a compiler is available (see mujoco_vs_collide.py). Contact counts
+per state are printed for both; they differ by design (MuJoCo reports up to 50 contacts per
+sdf pair, collide at most 4 per mesh pair).
+
+Usage: bash bench/nonconvex.sh [--repeat N] [--min-seconds S] [--keep DIR]
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import mujoco
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mujoco_vs_collide import build_timer, states_txt, time_both  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def revolve(profile, n):
+    """A closed mesh revolving the closed (r, z) polygon `profile` (counter-clockwise in the
+    (r, z) plane, r > 0) about z in `n` segments: vertices and faces, outward winding."""
+    m = len(profile)
+    vert = []
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        for r, z in profile:
+            vert.append((r * math.cos(a), r * math.sin(a), z))
+    face = []
+    for i in range(n):
+        i2 = (i + 1) % n
+        for j in range(m):
+            j2 = (j + 1) % m
+            a, b = i * m + j, i * m + j2
+            c, d = i2 * m + j2, i2 * m + j
+            face += [(a, d, c), (a, c, b)]
+    return np.array(vert), np.array(face)
+
+
+def torus(big, small, nu, nv):
+    prof = [(big + small * math.cos(2 * math.pi * j / nv), small * math.sin(2 * math.pi * j / nv))
+            for j in range(nv)]
+    return revolve(prof, nu)
+
+
+def bowl(r_in, r_out, nlat, nlon):
+    """A hemispherical shell below z = 0 (an annular profile from the rim to the axis)."""
+    outer = [(r_out * math.cos(-math.pi / 2 + (math.pi / 2) * k / nlat),
+              r_out * math.sin(-math.pi / 2 + (math.pi / 2) * k / nlat)) for k in range(nlat + 1)]
+    inner = [(r_in * math.cos(-(math.pi / 2) * k / nlat),
+              r_in * math.sin(-(math.pi / 2) * k / nlat)) for k in range(nlat + 1)]
+    # profile: outer from the bottom up to the rim, then inner from the rim down; the axis
+    # points are moved off r = 0 by a hair so every segment revolves to a band
+    prof = [(max(r, 1e-4), z) for r, z in outer + inner]
+    return revolve(prof, nlon)
+
+
+def mug(radius, height, wall, n):
+    """A cup: an open cylinder with a floor (the handle is a separate torus geom)."""
+    r0, r1 = radius - wall, radius
+    prof = [(1e-4, 0.0), (r1, 0.0), (r1, height), (r0, height), (r0, wall), (1e-4, wall)]
+    return revolve(prof, n)
+
+
+def mesh_xml(name, v, f):
+    vs = " ".join(f"{x:.9g}" for x in v.ravel())
+    fs = " ".join(str(int(i)) for i in f.ravel())
+    return f'<mesh name="{name}" vertex="{vs}" face="{fs}"/>'
+
+
+def scene(kind, meshes, body_xml, static_xml=""):
+    """MJCF text of a scene; `kind` is "sdf" (MuJoCo) or "mesh" (collide)."""
+    assets = "\n".join(mesh_xml(n, v, f) for n, (v, f) in meshes.items())
+    return f"""<mujoco>
+  <option><flag gravity="disable"/></option>
+  <asset>{assets}</asset>
+  <worldbody>
+    {static_xml.format(kind=kind)}
+    {body_xml.format(kind=kind)}
+  </worldbody>
+</mujoco>"""
+
+
+def scenes():
+    rng = np.random.default_rng(7)
+    out = {}
+    # a torus (4096 triangles) threaded on a vertical rod, leaning on it from eight sides
+    tv, tf = torus(0.1, 0.03, 64, 32)
+    states = []
+    for k in range(8):
+        a = 2 * math.pi * k / 8
+        off = 0.1 - 0.03 - 0.02 + 0.002  # inner wall 2 mm into the rod
+        states.append([off * math.cos(a), off * math.sin(a), 0.0, 1, 0, 0, 0])
+    out["torus_on_rod"] = (
+        {"torus": (tv, tf)},
+        '<body><freejoint/><geom type="{kind}" mesh="torus"/></body>',
+        '<geom type="capsule" size="0.02 0.2"/>',
+        states,
+    )
+    # a ball resting in a bowl (4608 triangles), at the bottom and up the side
+    bv, bf = bowl(0.1, 0.12, 24, 48)
+    states = []
+    for k in range(8):
+        phi = 0.1 * k
+        d = 0.1 - 0.03 + 0.001
+        states.append([d * math.sin(phi), 0.0, -d * math.cos(phi), 1, 0, 0, 0])
+    out["ball_in_bowl"] = (
+        {"bowl": (bv, bf)},
+        '<body><freejoint/><geom type="sphere" size="0.03"/></body>',
+        '<geom type="{kind}" mesh="bowl"/>',
+        states,
+    )
+    # a pile: three tori and three mugs (each mug a cup and a torus handle) in a column, each
+    # object touching the ones below with a few mm of overlap, with random tilts
+    tv2, tf2 = torus(0.05, 0.015, 48, 24)
+    mv, mf = mug(0.04, 0.08, 0.006, 48)
+    hv, hf = torus(0.025, 0.006, 32, 12)
+    bodies = []
+    nobj = 6
+    for i in range(nobj):
+        if i % 2 == 0:
+            bodies.append('<body><freejoint/><geom type="{kind}" mesh="ring"/></body>')
+        else:
+            bodies.append('<body><freejoint/><geom type="{kind}" mesh="cup"/>'
+                          '<geom type="{kind}" mesh="handle" pos="0.045 0 0.04" '
+                          'euler="90 0 0"/></body>')
+    states = []
+    for s in range(6):
+        q = []
+        z = 0.0
+        for i in range(nobj):
+            ax = rng.normal(size=3)
+            ax /= np.linalg.norm(ax)
+            ang = rng.uniform(0, 0.5)
+            quat = [math.cos(ang / 2), *(math.sin(ang / 2) * ax)]
+            q += [rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), z, *quat]
+            z += 0.025 if i % 2 == 0 else 0.07
+        states.append(q)
+    out["mesh_pile"] = (
+        {"ring": (tv2, tf2), "cup": (mv, mf), "handle": (hv, hf)},
+        "\n    ".join(bodies),
+        "",
+        states,
+    )
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per side; the fastest counts")
+    ap.add_argument("--min-seconds", type=float, default=0.5,
+                    help="minimum duration of one MuJoCo run")
+    ap.add_argument("--exe", type=Path, default=ROOT / "target" / "release" / "collide")
+    ap.add_argument("--keep", type=Path, help="write the generated scenes here")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args()
+    timer = build_timer()
+    how = "C (mj_collision_timer)" if timer else "Python"
+    print(f"mujoco {mujoco.__version__} (type=\"sdf\") timed from {how} vs collide bench "
+          f"--mesh exact; one thread; best of {args.repeat}; µs per state; load average "
+          f"{os.getloadavg()[0]:.2f}")
+    print(f"{'scene':<14} {'tris':>6} {'states':>6} {'mj_con':>7} {'co_con':>7} "
+          f"{'mujoco_us':>10} {'collide_us':>10} {'speedup':>8}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = args.keep or Path(tmp)
+        d.mkdir(parents=True, exist_ok=True)
+        for name, (meshes, body, static, qs) in scenes().items():
+            mj_xml, co_xml = d / f"{name}_sdf.xml", d / f"{name}.xml"
+            mj_xml.write_text(scene("sdf", meshes, body, static))
+            co_xml.write_text(scene("mesh", meshes, body, static))
+            states = [{"qpos": q} for q in qs]
+            sp = d / f"{name}_states.json"
+            sp.write_text(json.dumps({"states": states}))
+            m = mujoco.MjModel.from_xml_path(str(mj_xml))
+            txt = d / f"{name}_states.txt"
+            txt.write_text(states_txt(m, states))
+            mj, co, _, ncon, co_con = time_both(timer, m, mj_xml, txt, states, args.exe,
+                                                co_xml, sp, args, ["--mesh", "exact"])
+            ntri = sum(len(f) for _, f in meshes.values())
+            row = {"scene": name, "triangles": ntri, "states": len(states),
+                   "mujoco_contacts": ncon, "collide_contacts": co_con,
+                   "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
+            rows.append(row)
+            print(f"{name:<14} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
+                  f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
+                  f"{row['speedup']:>7.1f}x", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"mujoco_version": mujoco.__version__, "timer": how,
+                                         "rows": rows}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
