@@ -2219,7 +2219,7 @@ mod qhull {
                         return Ok(());
                     };
                     for nb in self.f[merged].neighbors.clone() {
-                        if self.test_centrum_merge(merged, nb).is_some() {
+                        if nb == NONE || self.test_centrum_merge(merged, nb).is_some() {
                             self.exact = false;
                             return Ok(());
                         }
@@ -2285,6 +2285,9 @@ mod qhull {
             }
             let mut best: Option<(usize, f64, f64, f64)> = None;
             for &nb in &self.f[facet].neighbors {
+                if nb == NONE || !self.f[nb].has_normal {
+                    return None;
+                }
                 let (dist, mind, maxd) = self.getdistance(facet, nb);
                 if best.is_none_or(|b| dist < b.1) {
                     best = Some((nb, dist, mind, maxd));
