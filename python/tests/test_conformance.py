@@ -177,14 +177,10 @@ def compare_state(
 # The models where `collide conformance` reports a convex-pair criterion missed (README,
 # "Conformance"): fetch/slide, contact counts equal on 89.5% of convex pairs (target 90%; the
 # torso mesh hull lists tied lowest vertices in another order than qhull); sdf_bowl, one
-# box–bowl pair at 1e-5 depth that MuJoCo finds and gradient descent here does not; mesh_arm and
-# mesh_bin, one mesh–mesh pair each with the deepest dist off by 1.5e-6 and 2.5e-6 (and a 0.07 rad
-# normal in mesh_bin): the convex solver, not the hulls.
+# box–bowl pair at 1e-5 depth that MuJoCo finds and gradient descent here does not.
 CONVEX_KNOWN = {
     "gymnasium_robotics/fetch/slide",
     "scenes/sdf_bowl",
-    "scenes/mesh_arm",
-    "scenes/mesh_bin",
 }
 
 
