@@ -1116,7 +1116,7 @@ impl<'r> Builder<'r> {
             return Err(c.err(format!("condim must be 1, 3, 4 or 6, got {condim}")));
         }
         let mesh = dataid
-            .filter(|_| t == GeomType::Mesh)
+            .filter(|_| matches!(t, GeomType::Mesh | GeomType::Sdf))
             .map(|i| &self.model.mesh[i]);
         // a height field weighs as its box (see `geom::hfield_mass_box`)
         let (mass_t, mass_size) = match dataid.filter(|_| t == GeomType::HField) {

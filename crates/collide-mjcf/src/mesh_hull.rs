@@ -41,16 +41,24 @@
 //! (`qh_remove_extravertices`) and renames a vertex of a deleted ridge that only two facets share
 //! to a neighbour on their common ridges (`qh_rename_sharedvertex`, `qh_find_newvertex`,
 //! `qh_renamevertex`, `qh_renameridgevertex`). After 50 merges qhull partitions every point with
-//! `qh_findbestnew` and doubles `qh_DISToutside` (`qh_USEfindbestnew`), as here. This reproduces
-//! MuJoCo's hull exactly on every recorded case (`tests/mesh_hull.rs`,
-//! `tests/urdf_hull_polygons.rs`, checked against the stand-alone qhull 8.0.2 too, see
-//! `conformance/mesh_hull_oracle.py --qhull-input`).
+//! `qh_findbestnew` and doubles `qh_DISToutside` (`qh_USEfindbestnew`), as here. When
+//! `qh_getmergeset_initial` then finds exactly one concave, coplanar or concave-coplanar pair
+//! (centrum tests within `qh.centrum_radius`), `qh_merge_nonconvex` is emulated too: each facet's
+//! best neighbour by vertex distance (`qh_findbestneighbor`, `qh_getdistance`), the nearer one
+//! merged into it (`qh_mergesimplex` without `qh_MERGEapex`: the vertex off their common ridge
+//! joins the other facet by decreasing id), `qh.max_outside` raised to the merge's maxdist, and
+//! `qh_getmergeset` on the merged facet finding nothing more (gymnasium-robotics' Fetch torso
+//! needs this after its 21st merge). This reproduces MuJoCo's hull exactly on every recorded
+//! case (`tests/mesh_hull.rs`, `tests/urdf_hull_polygons.rs`, checked against the stand-alone
+//! qhull 8.0.2 too, see `conformance/mesh_hull_oracle.py --qhull-input`).
 //!
-//! Merges outside that set (cycles of several new facets on one horizon facet, coplanar or
-//! concave new facets found by `qh_getmergeset_initial`, flipped facets, degenerate or redundant
-//! facets, duplicate ridges, dupridges, a narrow initial simplex) are **not** emulated: the construction then continues
-//! without merging, coplanar triangles are grouped, vertices inside a face or on an edge are
-//! dropped (as merging does) and each face is re-triangulated as a fan from its newest vertex.
+//! Merges outside that set (cycles of several new facets on one horizon facet, more than one
+//! non-convex pair found by `qh_getmergeset_initial` or a further one after it is merged, a
+//! non-simplicial facet or one into a facet of more than 8 vertices merged as non-convex,
+//! flipped facets, degenerate or redundant facets, duplicate ridges, dupridges, a narrow initial
+//! simplex) are **not** emulated: the construction then continues without merging, coplanar
+//! triangles are grouped, vertices inside a face or on an edge are dropped (as merging does) and
+//! each face is re-triangulated as a fan from its newest vertex.
 //! The vertex set, the polygons (as vertex sets and as oriented cycles), the polygon normals and
 //! the support value of every extremum are then MuJoCo's; the orders, where a polygon's path
 //! starts, the diagonals of faces with more than three vertices, and which of several tied
@@ -2150,9 +2158,10 @@ mod qhull {
 
         /// `qh_premerge` for the merges emulated: new facets merged into their coplanar horizon
         /// facet one at a time (`qh_mergecycle_all` with one-facet cycles, `qh_mergefacet`,
-        /// `qh_mergesimplex`), then `qh_getmergeset_initial` finding nothing to merge and
-        /// `qh_reducevertices`. Anything else (cycles of several new facets, flipped facets,
-        /// coplanar or concave new facets, degenerate or redundant facets) clears `exact`.
+        /// `qh_mergesimplex`), then `qh_getmergeset_initial` finding nothing or one non-convex
+        /// pair (`qh_all_merges` with one `qh_merge_nonconvex`), and `qh_reducevertices`.
+        /// Anything else (cycles of several new facets, flipped facets, several non-convex
+        /// pairs, degenerate or redundant facets) clears `exact`.
         fn premerge(&mut self) -> Result<(), Failure> {
             let mut facet = self.newfacet_list;
             let mut cycles = 0;
@@ -2167,7 +2176,7 @@ mod qhull {
                     if horizon == NONE || self.f[horizon].visible {
                         return Err(Failure::Topology(self.distround));
                     }
-                    self.mergefacet(facet, horizon)?;
+                    self.mergefacet(facet, horizon, true)?;
                     if !self.exact {
                         return Ok(());
                     }
@@ -2183,26 +2192,164 @@ mod qhull {
                     return Ok(());
                 }
             }
-            // qh_getmergeset_initial: centrum tests of the new facets against their neighbours
-            let radius = self.minvisible;
+            // qh_getmergeset_initial: centrum tests of each new facet against its neighbours
+            let mut merges = Vec::new();
+            self.visit_id = self.visit_id.wrapping_add(1);
+            let visit = self.visit_id;
             for &f in &list {
-                let cf = self.centrum(f);
+                self.f[f].visitid = visit;
                 for nb in self.f[f].neighbors.clone() {
                     if nb == NONE || !self.f[nb].has_normal {
                         self.exact = false;
                         return Ok(());
                     }
-                    let cn = self.centrum(nb);
-                    if self.distplane(&cf, nb) >= -radius || self.distplane(&cn, f) >= -radius {
-                        self.exact = false;
-                        return Ok(());
+                    if self.f[nb].visitid != visit {
+                        merges.extend(self.test_centrum_merge(f, nb));
                     }
                 }
             }
-            if cycles > 0 && !self.reducevertices(&list) {
+            let mut nonconvex = false;
+            match merges.as_slice() {
+                [] => {}
+                &[(facet1, facet2)] => {
+                    // qh_all_merges with one merge: qh_merge_nonconvex, then qh_getmergeset on
+                    // the merged facet (the only untested one)
+                    let Some(merged) = self.merge_nonconvex(facet1, facet2)? else {
+                        self.exact = false;
+                        return Ok(());
+                    };
+                    for nb in self.f[merged].neighbors.clone() {
+                        if nb == NONE || self.test_centrum_merge(merged, nb).is_some() {
+                            self.exact = false;
+                            return Ok(());
+                        }
+                    }
+                    nonconvex = true;
+                }
+                // several merges: qh_compare_facetmerge's order and their interplay, not emulated
+                _ => {
+                    self.exact = false;
+                    return Ok(());
+                }
+            }
+            let list = self.facets_from(self.newfacet_list);
+            if (cycles > 0 || nonconvex) && !self.reducevertices(&list) {
                 self.exact = false;
             }
             Ok(())
+        }
+
+        /// `qh_test_centrum_merge` without angles: `Some((facet1, facet2))` (the merge as qhull
+        /// records it) if either centrum is above or within `qh.centrum_radius` of the other
+        /// facet (concave, coplanar or concave-coplanar).
+        fn test_centrum_merge(&self, facet: usize, neighbor: usize) -> Option<(usize, usize)> {
+            let radius = self.minvisible;
+            let dist = self.distplane(&self.centrum(facet), neighbor);
+            let dist2 = self.distplane(&self.centrum(neighbor), facet);
+            let concave = dist > radius || dist2 > radius;
+            let coplanar =
+                (dist <= radius && dist >= -radius) || (dist2 <= radius && dist2 >= -radius);
+            if concave && coplanar && !(dist > dist2) {
+                Some((neighbor, facet))
+            } else if concave || coplanar {
+                Some((facet, neighbor))
+            } else {
+                None
+            }
+        }
+
+        /// `qh_getdistance`: the extreme signed distances to `neighbor`'s plane of `facet`'s
+        /// vertices not in `neighbor`, as `(max(maxdist, -mindist), mindist, maxdist)`.
+        fn getdistance(&self, facet: usize, neighbor: usize) -> (f64, f64, f64) {
+            let (mut mind, mut maxd) = (0.0f64, 0.0f64);
+            for &v in &self.f[facet].vertices {
+                if self.f[neighbor].vertices.contains(&v) {
+                    continue;
+                }
+                let dist = self.distplane(&self.p[self.v[v].point], neighbor);
+                if dist < mind {
+                    mind = dist;
+                } else if dist > maxd {
+                    maxd = dist;
+                }
+            }
+            (maxd.max(-mind), mind, maxd)
+        }
+
+        /// `qh_findbestneighbor` for facets of at most `qh_BESTnonconvex + 3` vertices (every
+        /// neighbour tested by its vertex distances): the neighbour, dist, mindist, maxdist.
+        /// `None` for larger facets (centrum or nonconvex-ridge tests, not emulated).
+        fn findbestneighbor(&self, facet: usize) -> Option<(usize, f64, f64, f64)> {
+            if self.f[facet].vertices.len() > 3 + 15 {
+                return None;
+            }
+            let mut best: Option<(usize, f64, f64, f64)> = None;
+            for &nb in &self.f[facet].neighbors {
+                if nb == NONE || !self.f[nb].has_normal {
+                    return None;
+                }
+                let (dist, mind, maxd) = self.getdistance(facet, nb);
+                if best.is_none_or(|b| dist < b.1) {
+                    best = Some((nb, dist, mind, maxd));
+                }
+            }
+            best
+        }
+
+        /// `qh_merge_nonconvex` (without 'Q4'): the facet nearer to its best neighbour is merged
+        /// into it (a new facet preferred as `facet1`). Returns the merged-into facet, or `None`
+        /// if qhull would take a path not emulated (a non-simplicial facet merged, degenerate or
+        /// redundant facets after the merge).
+        fn merge_nonconvex(
+            &mut self,
+            facet1: usize,
+            facet2: usize,
+        ) -> Result<Option<usize>, Failure> {
+            let (facet1, facet2) = if self.f[facet1].newfacet {
+                (facet1, facet2)
+            } else {
+                (facet2, facet1)
+            };
+            let (Some(b1), Some(b2)) =
+                (self.findbestneighbor(facet1), self.findbestneighbor(facet2))
+            else {
+                return Ok(None);
+            };
+            let (merging, (merged, _, _, maxdist)) = if b1.1 < b2.1 {
+                (facet1, b1)
+            } else {
+                (facet2, b2)
+            };
+            // a simplicial facet into one small enough that qh_updatetested drops its centrum
+            // (at most 3 + qh_MAXnewcentrum vertices): else qh_mergeneighbors or a kept
+            // centrum, not emulated
+            if self.f[merging].vertices.len() != 3
+                || self.f[merged].vertices.len() > 3 + 5
+                || self.f[merging].flipped
+                || self.f[merged].flipped
+            {
+                return Ok(None);
+            }
+            self.max_outside = self.max_outside.max(maxdist);
+            let merging_neighbors = self.f[merging].neighbors.clone();
+            self.mergefacet(merging, merged, false)?;
+            // qh_test_redundant_neighbors(merged), qh_test_degen_neighbors(merging),
+            // qh_degen_redundant_facet(merged): any hit starts merges not emulated
+            let nbs = &self.f[merged].neighbors;
+            let redundant = nbs.len() < 3
+                || nbs.iter().any(|&nb| {
+                    self.f[nb]
+                        .vertices
+                        .iter()
+                        .all(|v| self.f[merged].vertices.contains(v))
+                });
+            let degen = merging_neighbors
+                .iter()
+                .any(|&nb| !self.f[nb].visible && self.f[nb].neighbors.len() < 3);
+            if redundant || degen || self.degen_redundant(merged) {
+                return Ok(None);
+            }
+            Ok(Some(merged))
         }
 
         /// `qh_reducevertices` in 3-d: extra vertices leave the merged facets
@@ -2553,9 +2700,11 @@ mod qhull {
             }
         }
 
-        /// `qh_mergefacet(facet1, facet2, MRGcoplanarhorizon, qh_MERGEapex)` of a new simplicial
-        /// facet into its coplanar horizon facet (`qh_mergesimplex`, `qh_willdelete`).
-        fn mergefacet(&mut self, facet1: usize, facet2: usize) -> Result<(), Failure> {
+        /// `qh_mergefacet` of a simplicial `facet1` into `facet2` (`qh_mergesimplex`,
+        /// `qh_willdelete`): with `apex` (`qh_MERGEapex`) a new facet into its coplanar horizon
+        /// facet, else (a non-convex merge) the vertex of `facet1` off their common ridge joins
+        /// `facet2`.
+        fn mergefacet(&mut self, facet1: usize, facet2: usize, apex: bool) -> Result<(), Failure> {
             self.merged = true;
             self.totmerge += 1;
             self.vertexneighbors();
@@ -2563,24 +2712,58 @@ mod qhull {
             self.makeridges(facet2);
             self.f[facet2].newmerge = true;
             self.f[facet2].nummerge += self.f[facet1].nummerge + 1;
-            // qh_mergesimplex with qh_MERGEapex
-            let opposite = self.f[facet1].vertices[0];
-            for k in 1..self.f[facet1].vertices.len() {
-                let v = self.f[facet1].vertices[k];
-                self.v[v].delridge = true;
-            }
-            if !self.f[facet2].newfacet {
-                for v in self.f[facet2].vertices.clone() {
-                    if !self.v[v].newfacet {
-                        self.removevertex(v);
-                        self.appendvertex(v);
-                    }
+            let opposite;
+            let isnew;
+            if apex {
+                opposite = self.f[facet1].vertices[0];
+                for k in 1..self.f[facet1].vertices.len() {
+                    let v = self.f[facet1].vertices[k];
+                    self.v[v].delridge = true;
                 }
-            }
-            let mut isnew = false;
-            if self.f[facet2].vertices.first() != Some(&opposite) {
-                self.f[facet2].vertices.insert(0, opposite);
-                isnew = true;
+                if !self.f[facet2].newfacet {
+                    self.newvertices(facet2);
+                }
+                isnew = self.f[facet2].vertices.first() != Some(&opposite);
+                if isnew {
+                    self.f[facet2].vertices.insert(0, opposite);
+                }
+            } else {
+                let common = self.f[facet1].ridges.iter().copied().find(|&r| {
+                    let (t, b) = (self.r[r].top, self.r[r].bottom);
+                    (if t == facet1 { b } else { t }) == facet2
+                });
+                let Some(common) = common else {
+                    return Err(Failure::Topology(self.distround));
+                };
+                for k in 0..self.r[common].vertices.len() {
+                    let v = self.r[common].vertices[k];
+                    self.v[v].delridge = true;
+                }
+                let Some(&opp) = self.f[facet1]
+                    .vertices
+                    .iter()
+                    .find(|v| !self.r[common].vertices.contains(v))
+                else {
+                    return Err(Failure::Topology(self.distround));
+                };
+                opposite = opp;
+                // qh_addfacetvertex: inserted by decreasing id
+                isnew = !self.f[facet2].vertices.contains(&opposite);
+                if isnew {
+                    let id = self.v[opposite].id;
+                    let vs = &self.f[facet2].vertices;
+                    let at = vs
+                        .iter()
+                        .position(|&x| self.v[x].id < id)
+                        .unwrap_or(vs.len());
+                    self.f[facet2].vertices.insert(at, opposite);
+                }
+                if !self.f[facet2].newfacet {
+                    self.newvertices(facet2);
+                } else if !self.v[opposite].newfacet {
+                    self.removevertex(opposite);
+                    self.appendvertex(opposite);
+                }
             }
             for v in self.f[facet1].vertices.clone() {
                 if v == opposite && isnew {
@@ -2648,6 +2831,16 @@ mod qhull {
             self.f[facet1].ridges.clear();
             self.f[facet1].neighbors.clear();
             Ok(())
+        }
+
+        /// `qh_newvertices`: the facet's vertices not yet new move to the end of the vertex list.
+        fn newvertices(&mut self, facet: usize) {
+            for v in self.f[facet].vertices.clone() {
+                if !self.v[v].newfacet {
+                    self.removevertex(v);
+                    self.appendvertex(v);
+                }
+            }
         }
 
         /// `qh_prependfacet(facet, &qh.visible_list)`.

@@ -18,8 +18,9 @@ use collide::Mesh;
 const CELLS: f64 = 300.0;
 
 /// The marching-cubes vertices of `plugin` in the plugin frame, exactly representable as
-/// `f32`.
-pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
+/// `f32`, and the volume inside the sampled field (each grid cell counted by its fraction of
+/// inside corners: the marching-cubes solid's volume to within the cells the surface crosses).
+pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<(Vec<DVec3>, f64), String> {
     let p = *plugin;
     let b = p.aabb();
     let total = b[3] + b[4] + b[5];
@@ -49,6 +50,8 @@ pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
     // the order fixes the hull graph MuJoCo's plane–mesh contacts walk.
     let at = |c: [usize; 3]| field[index(c[0], c[1], c[2])];
     let mut vert = Vec::new();
+    let cell: f64 = (0..3).map(|a| 2.0 * b[3 + a] / (n[a] - 1) as f64).product();
+    let mut inside_corners = 0usize;
     let mut edge = |from: [usize; 3], axis: usize| {
         let mut to = from;
         to[axis] += 1;
@@ -78,6 +81,7 @@ pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
                     [x + 1, y + 1, z + 1],
                 ];
                 let inside = corners.iter().filter(|&&c| at(c) < 0.0).count();
+                inside_corners += inside;
                 if inside == 0 || inside == 8 {
                     continue;
                 }
@@ -106,13 +110,15 @@ pub fn plugin_mesh_vertices(plugin: &SdfPlugin) -> Result<Vec<DVec3>, String> {
     if vert.is_empty() {
         return Err("the SDF plugin's surface does not cross its box".into());
     }
-    Ok(vert)
+    Ok((vert, inside_corners as f64 * cell / 8.0))
 }
 
 /// The compiled mesh of an SDF plugin: marching-cubes vertices, no faces, mesh frame = plugin
-/// frame (`pos` 0, identity `quat`), `aamm` from the vertices.
+/// frame (`pos` 0, identity `quat`), `aamm` from the vertices. Its volume (the geom's mass) is
+/// the sampled field's inside volume, an approximation of MuJoCo's, which integrates the
+/// marching-cubes triangles: a lone sdf geom's inertial frame is its own frame either way.
 pub fn plugin_mesh(name: &str, plugin: &SdfPlugin) -> Result<Mesh, String> {
-    let vert = plugin_mesh_vertices(plugin)?;
+    let (vert, volume) = plugin_mesh_vertices(plugin)?;
     let mut aamm = [f64::MAX, f64::MAX, f64::MAX, f64::MIN, f64::MIN, f64::MIN];
     for v in &vert {
         for a in 0..3 {
@@ -132,7 +138,7 @@ pub fn plugin_mesh(name: &str, plugin: &SdfPlugin) -> Result<Mesh, String> {
             0.5 * (aamm[4] - aamm[1]),
             0.5 * (aamm[5] - aamm[2]),
         ),
-        volume: 0.0,
+        volume,
         inertia: DVec3::ZERO,
         hull: None,
     })

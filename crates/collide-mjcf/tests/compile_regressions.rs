@@ -20,8 +20,8 @@ fn fetch_torso() -> collide::Model {
 
 #[test]
 fn fetch_torso_fixed_link_hull_compiles_like_mujoco() {
-    // gymnasium-robotics' Fetch torso: qhull merges coplanar facets our emulation could not
-    // reproduce; the plain hull (60 vertices, 116 triangles, as MuJoCo's graph) is kept.
+    // gymnasium-robotics' Fetch torso: qhull merges coplanar facets here (60 vertices and 116
+    // triangles after qh_triangulate, as MuJoCo's graph).
     let m = fetch_torso();
     let mesh = &m.mesh[0];
     let hull = mesh.hull.as_ref().expect("hull built");
@@ -187,17 +187,47 @@ fn repeated_element_in_one_default_class_is_an_error_and_main_classes_merge() {
 }
 
 #[test]
-#[ignore = "hull builder (mesh_hull.rs): qhull merges on this mesh are not emulated, the hull vertex order differs"]
 fn fetch_slide_torso_hull_orders_vertices_as_mujoco() {
     // gymnasium_robotics/fetch/slide, floor against robot0:torso_fixed_link at its recorded
-    // states 4 and 6: MuJoCo reports 1 contact, we report 4. The mesh's flat bottom has 23
-    // vertices tied for the support along -z; MuJoCo's extremum seed for -z (bucket 12) is
-    // its hull vertex 0 = mesh vertex 14, which lies on no polygon (dropped from the bottom
-    // face as an edge point), so mjc_PlaneConvex adds no polygon contacts. Our hull lists
-    // mesh vertex 13 first (a corner of the bottom polygon), the seed is 13 and three more
-    // contacts follow. MuJoCo 4.0.0's mesh_graph vertex order starts 14, 44, 4, 6, 36, 38.
+    // states 4 and 6: MuJoCo reports 1 contact. The mesh's flat bottom has 23 vertices tied for
+    // the support along -z; MuJoCo's extremum seed for -z (bucket 12) is its hull vertex 0 =
+    // mesh vertex 14, which lies on no polygon (dropped from the bottom face as an edge point),
+    // so mjc_PlaneConvex adds no polygon contacts. qhull gets this order through a
+    // concave-coplanar merge of two new facets after its 21st merge (qh_getmergeset_initial,
+    // qh_merge_nonconvex, qh_mergesimplex); without it the hull listed mesh vertex 13 first (a
+    // corner of the bottom polygon) and three more contacts followed. MuJoCo 4.0.0's
+    // mesh_graph: vertex ids and faces (mesh vertex ids).
     let m = fetch_torso();
+    assert!(collide_mjcf::mesh_hull::last_build_was_exact());
     let hull = m.mesh[0].hull.as_ref().unwrap();
-    assert_eq!(&hull.mesh_index[..6], &[14, 44, 4, 6, 36, 38]);
+    let vert: [u32; 60] = [
+        14, 44, 4, 6, 36, 38, 20, 2, 0, 27, 11, 40, 12, 17, 25, 26, 18, 24, 47, 30, 46, 31, 57, 58,
+        22, 56, 52, 34, 35, 19, 59, 39, 9, 13, 55, 29, 8, 21, 7, 5, 51, 37, 45, 42, 41, 16, 53, 54,
+        15, 28, 49, 48, 10, 3, 23, 50, 32, 1, 33, 43,
+    ];
+    let face: [u32; 348] = [
+        7, 18, 19, 3, 4, 5, 4, 3, 6, 47, 22, 46, 6, 16, 17, 3, 16, 6, 36, 7, 5, 4, 36, 5, 36, 18,
+        7, 10, 39, 22, 29, 30, 31, 38, 14, 13, 12, 14, 38, 14, 12, 40, 14, 15, 13, 15, 14, 40, 18,
+        34, 19, 12, 20, 0, 20, 12, 38, 28, 16, 53, 28, 15, 40, 25, 26, 24, 44, 4, 6, 44, 36, 4, 44,
+        25, 24, 44, 24, 18, 36, 44, 18, 44, 6, 17, 25, 44, 17, 47, 23, 22, 23, 10, 22, 9, 10, 5,
+        10, 9, 39, 37, 20, 21, 20, 8, 21, 8, 20, 38, 8, 38, 13, 7, 8, 5, 29, 50, 30, 1, 37, 45, 37,
+        1, 20, 1, 2, 0, 20, 1, 0, 48, 42, 41, 42, 48, 49, 49, 48, 29, 48, 50, 29, 1, 11, 2, 11, 12,
+        0, 2, 11, 0, 28, 43, 16, 27, 1, 28, 27, 11, 1, 27, 28, 40, 12, 27, 40, 11, 27, 12, 16, 33,
+        17, 43, 33, 16, 33, 25, 17, 33, 26, 25, 34, 33, 35, 33, 34, 18, 24, 33, 18, 26, 33, 24, 1,
+        32, 28, 32, 43, 28, 47, 46, 31, 30, 47, 31, 57, 58, 46, 22, 57, 46, 46, 56, 31, 58, 56, 46,
+        52, 34, 35, 34, 52, 19, 59, 57, 22, 39, 59, 22, 59, 9, 13, 9, 59, 39, 56, 55, 31, 55, 29,
+        31, 21, 8, 19, 8, 7, 19, 8, 9, 5, 9, 8, 13, 51, 37, 21, 37, 51, 45, 52, 51, 19, 51, 21, 19,
+        41, 42, 16, 16, 42, 53, 15, 54, 13, 54, 56, 58, 54, 59, 13, 57, 54, 58, 28, 54, 15, 59, 54,
+        57, 54, 28, 53, 54, 55, 56, 42, 54, 53, 54, 42, 49, 55, 54, 29, 54, 49, 29, 10, 48, 5, 48,
+        3, 5, 48, 47, 30, 48, 16, 3, 48, 23, 47, 48, 41, 16, 23, 48, 10, 50, 48, 30, 32, 52, 35,
+        51, 32, 45, 32, 51, 52, 32, 1, 45, 33, 32, 35, 32, 33, 43,
+    ];
+    assert_eq!(hull.mesh_index, vert);
+    let ours: Vec<u32> = hull
+        .face
+        .iter()
+        .flat_map(|f| f.map(|i| hull.mesh_index[i as usize]))
+        .collect();
+    assert_eq!(ours, face);
     assert_eq!(hull.mesh_index[hull.extrema[12] as usize], 14);
 }

@@ -764,7 +764,7 @@ pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Conve
 
 /// The `mjc_SDF` view of geom `g`: its field (the primitive itself, or the sdf geom's
 /// plugin), local box and frames; `None` for an sdf geom without a field.
-fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
+pub(crate) fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
     let t = m.geom_type[g];
     let field = if t == GeomType::Sdf {
         Field::Plugin((*m.geom_sdf.get(g)?)?)
