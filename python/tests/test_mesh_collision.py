@@ -49,11 +49,12 @@ def states(xs: list[float]) -> np.ndarray:
 
 
 def test_sphere_in_the_hole_touches_the_hull_but_not_the_triangles(torus: collide.Model) -> None:
-    # 1 cm off the axis (exactly on it the hull path finds no contact: a separate known issue)
-    q = states([0.01])
+    # exactly on the axis (GJK starts from coincident centres) and 1 cm off it
+    q = states([0.0, 0.01])
     hull = collide.Collider(torus, 1).detect(q)
     exact = collide.Collider(torus, 1, mesh_collision="exact").detect(q)
-    assert len(hull) > 0 and len(exact) == 0
+    assert list(hull.ncon) == [1, 1] and len(exact) == 0
+    assert np.allclose(hull.dist, -0.1, atol=1e-8)
 
 
 def test_sphere_against_the_inner_wall_by_its_depth(torus: collide.Model) -> None:

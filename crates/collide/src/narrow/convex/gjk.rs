@@ -85,12 +85,22 @@ pub(crate) fn gjk(
     let mut n = 0usize;
     let mut x_k = x1 - x2;
     let mut x_norm = x_k.length();
+    if x_norm < MINVAL {
+        // coincident centres (a sphere centred in a mesh): MuJoCo 4.0.0 starts from the unit
+        // x axis instead (measured bit for bit: test `convex_coincident_centres`)
+        x_k = DVec3::X;
+        x_norm = 1.0;
+    }
     let mut x_norm_prev = 0.0;
     let mut k = 0usize;
     let mut stopped = false;
 
     while k < max_iterations {
-        if x_norm.is_nan() || x_norm < min_norm || (x_norm_prev - x_norm).abs() < MINVAL {
+        // the start point is never a stopping point (neither here nor by the duality gap
+        // below): MuJoCo 4.0.0 searches from centres 1e-12 or 1e-6 apart and finds the contact
+        // of a sphere inside a mesh
+        if x_norm.is_nan() || (k > 0 && x_norm < min_norm) || (x_norm_prev - x_norm).abs() < MINVAL
+        {
             stopped = true;
             break;
         }
@@ -100,7 +110,7 @@ pub(crate) fn gjk(
         let s_k = simplex[n].vert;
 
         // Frank-Wolfe duality gap
-        if x_k.dot(x_k - s_k) < epsilon {
+        if k > 0 && x_k.dot(x_k - s_k) < epsilon {
             stopped = true;
             break;
         }

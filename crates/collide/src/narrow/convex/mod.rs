@@ -14,6 +14,9 @@
 //!   segment, every other shape as it is, no inflation). If it exceeds the tolerance, the witness
 //!   points are pushed out by the radii plus `margin / 2` each and that is the contact (its
 //!   distance is exact to GJK's tolerance). Only overlapping cores go on to the full solve.
+//! - Every GJK run starts from the centre difference, or from the x axis when the centres are
+//!   within 1e-15 of each other; its first iterate is never a stopping point (so a sphere
+//!   centred in a mesh still gets EPA's contact, as in 4.0.0).
 //! - Full solve: both shapes inflated by `margin / 2` (the Minkowski support moves by `margin`
 //!   along the query direction); GJK (signed-volume sub-distance, Frank–Wolfe duality-gap
 //!   stop; no `gjkIntersect` shortcut, which 4.0.0 does not take) then EPA from its simplex
