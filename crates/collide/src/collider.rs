@@ -615,15 +615,9 @@ impl<'m> Collider<'m> {
                 self.unsupported.push((g1, g2));
                 return;
             }
-            Dispatch::Sdf => match (sdf_geom(m, poses, g1), sdf_geom(m, poses, g2)) {
-                (Some(s1), Some(s2)) => sdf_pair(
-                    &s1,
-                    &s2,
-                    m.opt.sdf_iterations,
-                    m.opt.sdf_initpoints,
-                    &mut self.pre,
-                ),
-                _ => {
+            Dispatch::Sdf => match sdf_contacts(m, poses, g1, g2, &mut self.pre) {
+                Some(n) => n,
+                None => {
                     // an sdf geom without a field (the model did not come from the compiler)
                     stats.unsupported += 1;
                     self.unsupported.push((g1, g2));
@@ -762,9 +756,28 @@ pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Conve
     }
 }
 
+/// `mjc_SDF` contacts of geoms `g1` and `g2` into `out` (their count); `None` when one is an
+/// sdf geom without a field (the model did not come from the compiler).
+pub(crate) fn sdf_contacts(
+    m: &Model,
+    poses: &PoseView,
+    g1: usize,
+    g2: usize,
+    out: &mut [PreContact],
+) -> Option<usize> {
+    let (s1, s2) = (sdf_geom(m, poses, g1)?, sdf_geom(m, poses, g2)?);
+    Some(sdf_pair(
+        &s1,
+        &s2,
+        m.opt.sdf_iterations,
+        m.opt.sdf_initpoints,
+        out,
+    ))
+}
+
 /// The `mjc_SDF` view of geom `g`: its field (the primitive itself, or the sdf geom's
 /// plugin), local box and frames; `None` for an sdf geom without a field.
-pub(crate) fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
+fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
     let t = m.geom_type[g];
     let field = if t == GeomType::Sdf {
         Field::Plugin((*m.geom_sdf.get(g)?)?)

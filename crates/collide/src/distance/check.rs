@@ -2,7 +2,7 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
-use crate::collider::{convex_geom, sdf_geom};
+use crate::collider::{convex_geom, sdf_contacts};
 use crate::filter::{bodies_can_collide, body_pair_allowed, signature, spheres_may_touch};
 use crate::kinematics::{forward_kinematics, forward_kinematics_geoms, PoseView, Poses};
 use crate::mid::{obb_overlap, Obb};
@@ -10,7 +10,6 @@ use crate::model::{disable, enable, GeomType, Model};
 use crate::narrow::convex::{convex_pair, convex_pair_report, CcdOptions};
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::plane_convex::plane_convex;
-use crate::narrow::sdf::sdf_pair;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
 use super::{ccd_options, DistanceError};
@@ -454,16 +453,7 @@ impl<'m> CollisionChecker<'m> {
         let n = match p.kind {
             // what the collider cannot collide never collides here either
             Dispatch::Never | Dispatch::Unsupported => 0,
-            Dispatch::Sdf => match (sdf_geom(m, poses, g1), sdf_geom(m, poses, g2)) {
-                (Some(s1), Some(s2)) => sdf_pair(
-                    &s1,
-                    &s2,
-                    m.opt.sdf_iterations,
-                    m.opt.sdf_initpoints,
-                    &mut self.pre,
-                ),
-                _ => 0,
-            },
+            Dispatch::Sdf => sdf_contacts(m, poses, g1, g2, &mut self.pre).unwrap_or(0),
             Dispatch::Analytic(f) => {
                 let shape = |g: usize| Shape {
                     pos: poses.geom_xpos[g],
