@@ -1,28 +1,16 @@
 //! The `collide` binary end to end: info, poses (with and without states), demo, errors.
 
+mod common;
+
+use common::*;
 use std::path::PathBuf;
-use std::process::Command;
-
-fn collide() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_collide"))
-}
-
-fn conformance() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
-}
 
 #[test]
 fn info_counts_geoms_by_type() {
     let out = collide()
         .arg("info")
         .arg(conformance().join("corpus/dm_control/suite/cartpole.xml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run_ok();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("bodies: 3"), "{text}");
     assert!(text.contains("geoms: 5"), "{text}");
@@ -38,13 +26,7 @@ fn poses_with_states_match_the_fixture() {
         .arg(&model)
         .arg("--states")
         .arg(&states)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run_ok();
     let ours: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let fixture: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(conformance().join("fixtures/scenes__joints_mocap.json")).unwrap(),
@@ -93,12 +75,7 @@ fn poses_without_states_gives_one_state_at_qpos0() {
 #[test]
 fn demo_runs_without_files() {
     let dir = std::env::temp_dir();
-    let out = collide().arg("demo").current_dir(dir).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = collide().arg("demo").current_dir(dir).run_ok();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("geoms: 13"), "{text}");
     assert!(text.contains("kinematics:"), "{text}");
@@ -155,12 +132,7 @@ fn demo_pool() -> PathBuf {
 
 #[test]
 fn two_d_queries_print_one_result_per_query() {
-    let out = collide().arg("2d").arg(demo_pool()).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = collide().arg("2d").arg(demo_pool()).run_ok();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let scene: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(demo_pool()).unwrap()).unwrap();
@@ -182,18 +154,12 @@ fn two_d_render_writes_png_and_svg() {
     std::fs::create_dir_all(&dir).unwrap();
     for name in ["pool.png", "pool.svg"] {
         let path = dir.join(name);
-        let out = collide()
+        collide()
             .args(["2d", "render"])
             .arg(demo_pool())
             .arg("-o")
             .arg(&path)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .run_ok();
         let bytes = std::fs::read(&path).unwrap();
         if name.ends_with(".png") {
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");

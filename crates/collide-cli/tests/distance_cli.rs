@@ -1,13 +1,11 @@
 //! `collide distance` and `collide check` end to end on the arm-over-table scene.
 
+mod common;
+
+use common::*;
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
-
-fn collide() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_collide"))
-}
 
 fn arm() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -39,13 +37,7 @@ fn distance_prints_every_pair_in_order_with_capped_and_signed_values() {
         .arg(&pairs)
         .arg("--distmax")
         .arg("2")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run_ok();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let states = v["states"].as_array().unwrap();
     assert_eq!(states.len(), 2);
@@ -91,13 +83,7 @@ fn check_reports_the_colliding_states() {
         .arg(arm())
         .arg("--states")
         .arg(&states)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run_ok();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["colliding"], serde_json::json!([1]));
     assert_eq!(v["states"][0]["in_collision"], false);

@@ -1,16 +1,13 @@
 //! Sleep states (`body_awake` in STATES.json) against MuJoCo 4.0.0 on `scenes/sleep_settle`,
 //! whose fixture was recorded from a simulation in which bodies fell asleep.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+
+use common::*;
 
 use collide::{forward_kinematics, Collider, Poses};
 use collide_cli::states::{detect_state, parse_state, parse_states};
 use serde_json::Value;
-
-fn conformance() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
-}
 
 fn fixture() -> Value {
     let text =
@@ -74,18 +71,12 @@ fn sleep_settle_contacts_match_mujoco_only_with_body_awake() {
 #[test]
 fn contacts_cli_applies_body_awake_from_states_json() {
     let fx = fixture();
-    let out = Command::new(env!("CARGO_BIN_EXE_collide"))
+    let out = collide()
         .arg("contacts")
         .arg(conformance().join("corpus/scenes/sleep_settle.xml"))
         .arg("--states")
         .arg(conformance().join("states/scenes__sleep_settle.json"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run_ok();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let got = v["states"].as_array().unwrap();
     let want = fx["states"].as_array().unwrap();
@@ -112,7 +103,7 @@ fn body_awake_of_the_wrong_length_is_an_error() {
         ),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_collide"))
+    let out = collide()
         .arg("contacts")
         .arg(conformance().join("corpus/scenes/sleep_settle.xml"))
         .arg("--states")

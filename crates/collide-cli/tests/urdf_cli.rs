@@ -1,27 +1,18 @@
 //! `collide info|poses|contacts|bench ROBOT.urdf` end to end, against MuJoCo 4.0.0's fixtures,
 //! and `--package NAME=DIR`.
 
+mod common;
+
+use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn collide() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_collide"))
-}
-
-fn conformance() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
-}
+use std::process::Output;
 
 fn pybullet(rel: &str) -> PathBuf {
     conformance().join("corpus/urdf/pybullet_data").join(rel)
 }
 
+/// The stdout of a command that must succeed.
 fn ok(out: Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -41,8 +32,7 @@ fn info_on_kuka_urdf_counts_bodies_and_meshes() {
     let text = ok(collide()
         .arg("info")
         .arg(pybullet("kuka_iiwa/model.urdf"))
-        .output()
-        .unwrap());
+        .run_ok());
     // link_0 fuses into the world; 7 revolute joints
     assert!(text.contains("bodies: 8"), "{text}");
     assert!(text.contains("joints: 7"), "{text}");
@@ -56,8 +46,7 @@ fn poses_of_urdf_states_match_mujoco() {
         .arg(pybullet("kuka_iiwa/model.urdf"))
         .arg("--states")
         .arg(conformance().join("states/urdf__kuka_iiwa__model.json"))
-        .output()
-        .unwrap());
+        .run_ok());
     let ours: serde_json::Value = serde_json::from_str(&out).unwrap();
     let fixture = json(&conformance().join("fixtures/urdf__kuka_iiwa__model.json"));
     let (ours, theirs) = (
@@ -85,8 +74,7 @@ fn contacts_of_urdf_states_match_mujocos_counts() {
         .arg(pybullet("quadruped/minitaur_rainbow_dash.urdf"))
         .arg("--states")
         .arg(conformance().join("states/urdf__quadruped__minitaur_rainbow_dash.json"))
-        .output()
-        .unwrap());
+        .run_ok());
     let ours: serde_json::Value = serde_json::from_str(&out).unwrap();
     let fixture = json(&conformance().join("fixtures/urdf__quadruped__minitaur_rainbow_dash.json"));
     let counts = |v: &serde_json::Value| -> Vec<usize> {
@@ -109,8 +97,7 @@ fn bench_runs_on_a_urdf() {
         .arg(pybullet("r2d2.urdf"))
         .arg("--iters")
         .arg("2")
-        .output()
-        .unwrap());
+        .run_ok());
     let last = text.lines().last().unwrap();
     let us: f64 = last
         .strip_prefix("collide_us_per_state: ")
@@ -140,13 +127,11 @@ fn package_option_points_package_urls_at_a_folder() {
         .arg(&urdf)
         .arg("--package")
         .arg(format!("meshes={}", meshes.display()))
-        .output()
-        .unwrap());
+        .run_ok());
     let direct = ok(collide()
         .arg("info")
         .arg(pybullet("franka_panda/panda.urdf"))
-        .output()
-        .unwrap());
+        .run_ok());
     assert_eq!(with, direct);
     assert!(with.contains("mesh: 11"), "{with}");
 

@@ -1,11 +1,9 @@
 //! `collide view`, `collide render` and the demo's viewer output.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn collide() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_collide"))
-}
+use common::*;
+use std::path::PathBuf;
 
 fn corpus(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -74,12 +72,7 @@ fn render_writes_a_png_and_rejects_a_missing_state() {
 #[test]
 fn demo_prints_contacts_and_writes_the_viewer() {
     let dir = scratch("demo");
-    let out = collide().arg("demo").current_dir(&dir).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = collide().arg("demo").current_dir(&dir).run_ok();
     let text = String::from_utf8(out.stdout).unwrap();
     // at qpos0 the four stacked bricks touch the floor and each other (4 contacts per face pair)
     assert!(
