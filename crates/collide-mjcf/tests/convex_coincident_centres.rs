@@ -176,3 +176,88 @@ fn round_geoms_centred_in_a_box_mesh_match_mujoco_bit_for_bit() {
         assert_single(&format!("{geom} at x = {x}"), &got, dist, normal, 1e-16);
     }
 }
+
+/// `mj_geomDistance` with coincident centres depends on the argument order (GJK starts along
+/// +x of the caller's order): a box mesh (0.3 x 0.2 x 0.1 half-sizes) with a sphere (r 0.05) and
+/// an ellipsoid (0.05, 0.03, 0.02) at its centre, every pair asked both ways. Values recorded
+/// from `mujoco==4.0.0` (`mj_geomDistance`, distmax 1).
+#[test]
+fn geom_distance_from_coincident_centres_follows_the_argument_order() {
+    let xml = r#"<mujoco><asset><mesh name="b" vertex="-1 -1 -1 1 -1 -1 -1 1 -1 1 1 -1 -1 -1 1 1 -1 1 -1 1 1 1 1 1" scale=".3 .2 .1"/></asset>
+        <worldbody><body pos=".1 .2 .3"><geom type="mesh" mesh="b"/></body>
+        <body pos=".1 .2 .3"><geom type="sphere" size=".05"/></body>
+        <body pos=".1 .2 .3"><geom type="ellipsoid" size=".05 .03 .02"/></body></worldbody></mujoco>"#;
+    let m = collide_mjcf::load_str(xml, ".").expect("model");
+    let mut poses = Poses::new(&m);
+    forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("poses");
+    let mujoco: [(usize, usize, f64, [f64; 6]); 4] = [
+        (
+            1,
+            0,
+            -0.14999999810884876,
+            [
+                0.10000720982045627,
+                0.19998936611520127,
+                0.25000000338126777,
+                0.1000072098190822,
+                0.19998936864837602,
+                0.4000000014901165,
+            ],
+        ),
+        (
+            0,
+            1,
+            -0.15000000057999546,
+            [
+                0.09999967377666269,
+                0.20000652167252383,
+                0.19999999850988348,
+                0.09999967377009181,
+                0.20000652234390753,
+                0.34999999908987894,
+            ],
+        ),
+        (
+            2,
+            0,
+            -0.1200000014662904,
+            [
+                0.0999989278915055,
+                0.20000071095766664,
+                0.3199999999761739,
+                0.09999892760249611,
+                0.20000071051009702,
+                0.19999999850988348,
+            ],
+        ),
+        (
+            0,
+            2,
+            -0.1200000014662904,
+            [
+                0.10000107239750392,
+                0.20000071051009702,
+                0.19999999850988348,
+                0.10000107210849452,
+                0.20000071095766664,
+                0.3199999999761739,
+            ],
+        ),
+    ];
+    for (g1, g2, dist, fromto) in mujoco {
+        let d = collide::distance::distance(&m, &poses.view(), g1, g2, 1.0).expect("distance");
+        // bit for bit but for the last bits of the mesh-first sphere pair (2 ulp)
+        assert!(
+            (d.dist - dist).abs() < 1e-15,
+            "({g1},{g2}): {} vs {dist}",
+            d.dist
+        );
+        for k in 0..6 {
+            assert!(
+                (d.fromto[k] - fromto[k]).abs() < 1e-15,
+                "({g1},{g2}) fromto: {:?} vs {fromto:?}",
+                d.fromto
+            );
+        }
+    }
+}

@@ -426,7 +426,7 @@ impl<'m> GeomDistance<'m> {
             .get(slot)
             .filter(|e| (e.0, e.1) == (a as u32, b as u32))
             .map(|e| e.2);
-        let d = convex_distance_from(&c1, &c2, distmax, &self.ccd, guess);
+        let d = convex_distance_from(&c1, &c2, distmax, &self.ccd, guess, flip);
         if let (Some(e), Some(d)) = (self.warm.get_mut(slot), d.as_ref()) {
             if d.dist > 0.0 {
                 *e = (a as u32, b as u32, d.x2 - d.x1);

@@ -420,20 +420,22 @@ pub fn convex_distance(
     cutoff: f64,
     opt: &CcdOptions,
 ) -> Option<ConvexDistance> {
-    convex_distance_from(g1, g2, cutoff, opt, None)
+    convex_distance_from(g1, g2, cutoff, opt, None, false)
 }
 
 /// [`convex_distance`] with a warm start: `guess`, a direction from geom 1 towards geom 2
 /// (e.g. the previous query's `x2 - x1` for the same pair), makes GJK start from the support
 /// points along it rather than from the centres. The answer is the same to the solver's
 /// tolerance, but not bit for bit (nor are tied witness points): MuJoCo starts from the
-/// centres.
+/// centres. `swapped`: the caller asked for the pair in the other order (`mj_geomDistance`
+/// then starts GJK from coincident centres along −x of this order, +x otherwise).
 pub fn convex_distance_from(
     g1: &ConvexGeom,
     g2: &ConvexGeom,
     cutoff: f64,
     opt: &CcdOptions,
     guess: Option<DVec3>,
+    swapped: bool,
 ) -> Option<ConvexDistance> {
     if !usable(g1) || !usable(g2) || cutoff.is_nan() {
         return None;
@@ -477,8 +479,9 @@ pub fn convex_distance_from(
         o1.vertindex = -1;
         o2.vertindex = -1;
     }
-    // coincident centres give GJK no first direction: start along +x instead
-    let p1 = if g1.pos == g2.pos {
+    // coincident centres: GJK itself starts along +x (gjk.rs); in the caller's order that is
+    // −x here when the pair was swapped (measured against mj_geomDistance both ways)
+    let p1 = if swapped && g1.pos == g2.pos {
         g1.pos - DVec3::X
     } else {
         g1.pos
