@@ -97,7 +97,8 @@ pub fn mesh_sdf_pair(
             continue;
         };
         // the field at the box centre against the box's circumradius
-        if !(field.distance(to_sdf.apply(node.center)) < norm3(node.half)) {
+        let reaches = field.distance(to_sdf.apply(node.center)) < norm3(node.half);
+        if !reaches {
             continue;
         }
         if node.face != NONE {
@@ -126,8 +127,10 @@ pub fn mesh_sdf_pair(
             continue;
         }
         taken[cnt] = x;
+        // a vanishing gradient gives no normal (nor does a NaN one, which MuJoCo would emit)
         let grad = field.gradient(x);
-        if !(norm3(grad) >= MINVAL) {
+        let len = norm3(grad);
+        if len.is_nan() || len < MINVAL {
             continue;
         }
         let normal = rot_vec_quat(-normalize3(grad), sdf.quat);
