@@ -8,7 +8,8 @@
 //! intersection `max(A, B)` projects the point; a contact is kept when that value is `<= 0`
 //! and the point is new. Its normal is the negated gradient of the mid-surface `A − B`
 //! (normalised gradients subtracted), pointing from geom 1 to geom 2; `dist` is the
-//! intersection value, and `pos` is the point moved by `-dist/2` along the normal. The margin
+//! intersection value, and `pos` is the point moved by `dist/2` along the normal (MuJoCo 4.0.0
+//! puts it there; older releases moved it by `-dist/2`). The margin
 //! plays no part, as in MuJoCo.
 
 use glam::DVec3;
@@ -462,7 +463,7 @@ pub fn sdf_pair(
         }
         points[cnt] = x;
         let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
-        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (-dist / 2.0);
+        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist / 2.0);
         out[cnt] = PreContact {
             dist,
             pos,
