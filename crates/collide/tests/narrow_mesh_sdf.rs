@@ -306,3 +306,29 @@ fn cube_face_tree_matches_mujoco() {
     );
     assert_eq!((nodes[3].half.y, nodes[3].half.z), (h, h));
 }
+
+/// `mj_geomDistance` on the cube and torus of `mesh_cube_on_torus_matches_mujoco`: MuJoCo
+/// 4.0.0 runs `mjc_MeshSDF` (the margin plays no part) and reports the deepest contact, from
+/// the point on the cube's edge to the point on the torus, in either argument order.
+#[test]
+fn geom_distance_of_mesh_cube_and_torus_matches_mujoco() {
+    let m = collide_mjcf::load_str(&scene(false, 40), ".").expect("compiles");
+    let mut poses = Poses::new(&m);
+    collide::forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("finite qpos");
+    let mut query = collide::GeomDistance::new(&m);
+    let on_cube = [0.3263636360114271, 0.10000000149011612, 0.13999999850988387];
+    let on_torus = [0.3257891497524064, 0.09982397505696258, 0.14971386992229357];
+    for (a, b, from, to) in [(1, 0, on_cube, on_torus), (0, 1, on_torus, on_cube)] {
+        let d = query
+            .distance(&poses.view(), a, b, 0.5)
+            .expect("valid query");
+        assert!((d.dist + 0.009732436364230851).abs() < 1e-12, "{}", d.dist);
+        let got = [&d.fromto[..3], &d.fromto[3..]];
+        for (g, want) in got.iter().zip([from, to]) {
+            assert!(
+                (DVec3::from_slice(g) - DVec3::from(want)).length() < 1e-9,
+                "{g:?}"
+            );
+        }
+    }
+}
