@@ -95,6 +95,11 @@ fn cube_above_a_plane_field_gives_nothing() {
 }
 
 fn scene(mesh_first: bool, initpoints: usize) -> String {
+    scene_in_frame(mesh_first, initpoints, "0 0 0", "0 0 0")
+}
+
+/// [`scene`] with both bodies in a `<frame pos=… euler=…>` (degrees).
+fn scene_in_frame(mesh_first: bool, initpoints: usize, pos: &str, euler: &str) -> String {
     let torus = r#"<body pos="0 0 0"><geom type="sdf" mesh="torus"><plugin instance="torus"/></geom></body>"#;
     let cube = r#"<body pos="0.35 0 0.24"><freejoint/><geom type="mesh" mesh="cube"/></body>"#;
     let (a, b) = if mesh_first {
@@ -110,7 +115,7 @@ fn scene(mesh_first: bool, initpoints: usize) -> String {
     <mesh name="torus"><plugin instance="torus"/></mesh>
     <mesh name="cube" vertex="-.1 -.1 -.1  .1 -.1 -.1  -.1 .1 -.1  .1 .1 -.1  -.1 -.1 .1  .1 -.1 .1  -.1 .1 .1  .1 .1 .1"/>
   </asset>
-  <worldbody>{a}{b}</worldbody>
+  <worldbody><frame pos="{pos}" euler="{euler}">{a}{b}</frame></worldbody>
 </mujoco>"#
     )
 }
@@ -329,6 +334,42 @@ fn geom_distance_of_mesh_cube_and_torus_matches_mujoco() {
                 (DVec3::from_slice(g) - DVec3::from(want)).length() < 1e-9,
                 "{g:?}"
             );
+        }
+    }
+}
+
+/// Moving both geoms by one rigid motion moves the contacts with them: the same count, and
+/// each contact's dist, position and normal carried over within rounding.
+#[test]
+fn rigid_motion_of_both_geoms_moves_the_contacts_with_them() {
+    let (base, _) = detect(&scene(false, 40));
+    for (pos, euler) in [("1 -2 0.5", "0 0 0"), ("0.3 0.1 -0.2", "30 -70 145")] {
+        let (moved, _) = detect(&scene_in_frame(false, 40, pos, euler));
+        let t = DVec3::from_slice(
+            &pos.split(' ')
+                .map(|x| x.parse().unwrap())
+                .collect::<Vec<f64>>(),
+        );
+        let e: Vec<f64> = euler
+            .split(' ')
+            .map(|x| x.parse::<f64>().unwrap())
+            .collect();
+        let q = DQuat::from_euler(
+            collide::glam::EulerRot::XYZ,
+            e[0].to_radians(),
+            e[1].to_radians(),
+            e[2].to_radians(),
+        );
+        assert_eq!(base.len(), moved.len(), "{euler}");
+        for (a, b) in base.iter().zip(&moved) {
+            assert!((a.dist - b.dist).abs() < 1e-9, "{} vs {}", a.dist, b.dist);
+            assert!(
+                (q * a.pos + t - b.pos).length() < 1e-9,
+                "{} vs {}",
+                a.pos,
+                b.pos
+            );
+            assert!((q * a.normal() - b.normal()).length() < 1e-9);
         }
     }
 }
