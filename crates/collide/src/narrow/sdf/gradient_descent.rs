@@ -13,6 +13,7 @@
 
 use glam::DVec3;
 
+use super::octree::Octree;
 use super::plugins::SdfPlugin;
 use crate::math::MINVAL;
 use crate::model::GeomType;
@@ -21,23 +22,26 @@ use crate::narrow::{PreContact, MAX_PAIR_CONTACTS};
 /// MuJoCo's `mjMAXVAL`.
 const MAXVAL: f64 = 1e10;
 
-/// A distance field in its own frame: a primitive geom (MuJoCo's analytic SDFs after Quilez)
-/// or an SDF plugin.
+/// A distance field in its own frame: a primitive geom (MuJoCo's analytic SDFs after Quilez),
+/// an SDF plugin, or a mesh's octree.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Field {
+pub enum Field<'a> {
     /// A primitive geom of the given type and MuJoCo size (plane, sphere, capsule, ellipsoid,
     /// cylinder or box).
     Primitive(GeomType, DVec3),
     /// An SDF plugin.
     Plugin(SdfPlugin),
+    /// A mesh-backed sdf geom's octree (in the mesh frame, which is the geom frame).
+    Octree(&'a Octree),
 }
 
-impl Field {
+impl Field<'_> {
     /// Signed distance at `x` (negative inside).
     pub fn distance(&self, x: DVec3) -> f64 {
         match *self {
             Field::Plugin(p) => p.distance(x),
             Field::Primitive(t, s) => primitive_distance(t, s, x),
+            Field::Octree(o) => o.distance(x),
         }
     }
 
@@ -46,6 +50,7 @@ impl Field {
         match *self {
             Field::Plugin(p) => p.gradient(x),
             Field::Primitive(t, s) => primitive_gradient(t, s, x),
+            Field::Octree(o) => o.gradient(x),
         }
     }
 }
@@ -222,8 +227,8 @@ fn mul_mat_t_vec(m: &[f64; 9], v: DVec3) -> DVec3 {
 /// The two fields of a pair: `a` (geom 2) evaluated at `x`, `b` (geom 1) at
 /// `rel.apply(x)`.
 struct Pair<'a> {
-    a: &'a Field,
-    b: &'a Field,
+    a: &'a Field<'a>,
+    b: &'a Field<'a>,
     rel: RowPose,
 }
 
@@ -340,9 +345,9 @@ pub fn halton(index: usize, base: usize) -> f64 {
 
 /// Everything [`sdf_pair`] needs about one geom.
 #[derive(Clone, Copy, Debug)]
-pub struct SdfGeom {
+pub struct SdfGeom<'a> {
     /// The geom's distance field, in its SDF frame.
-    pub field: Field,
+    pub field: Field<'a>,
     /// Local box of the geom, `[centre; half-sizes]` in the geom frame (`geom_aabb`).
     pub aabb: [f64; 6],
     /// Geom frame in the world: position and quaternion (from `geom_xmat`).
@@ -389,8 +394,8 @@ fn map_pose(a_pos: DVec3, a_quat: glam::DQuat, b_pos: DVec3, b_quat: glam::DQuat
 /// Contacts between geom 1 (a primitive or SDF) and SDF geom 2, MuJoCo's `mjc_SDF` (see the
 /// module docs); at most `min(initpoints, MAX_PAIR_CONTACTS)` contacts are written to `out`.
 pub fn sdf_pair(
-    g1: &SdfGeom,
-    g2: &SdfGeom,
+    g1: &SdfGeom<'_>,
+    g2: &SdfGeom<'_>,
     iterations: usize,
     initpoints: usize,
     out: &mut [PreContact],

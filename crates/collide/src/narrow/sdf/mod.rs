@@ -2,6 +2,8 @@
 //!
 //! - [`plugins`]: the five SDF plugins of MuJoCo's `libsdf_plugin` (torus, bowl, nut, bolt,
 //!   gear) with their `config` keys and defaults.
+//! - [`octree`]: the field of a mesh-backed sdf geom, MuJoCo's octree with trilinear
+//!   interpolation.
 //! - [`gradient_descent`]: `mjc_SDF`, a primitive or SDF geom against an SDF geom (Halton start
 //!   points, gradient descent on `A + B + |max(A, B)|`, contacts on the mid-surface).
 //!
@@ -9,7 +11,9 @@
 //! from geom 1 to geom 2, geom 2 being the SDF geom (`sdf` is the last geom type).
 
 pub mod gradient_descent;
+pub mod octree;
 pub mod plugins;
 
 pub use gradient_descent::{sdf_pair, Field, SdfGeom};
+pub use octree::Octree;
 pub use plugins::{SdfPlugin, SdfPluginError};
