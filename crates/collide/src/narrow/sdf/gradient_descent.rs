@@ -462,7 +462,9 @@ pub fn sdf_pair(
         }
         points[cnt] = x;
         let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
-        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (-dist / 2.0);
+        // MuJoCo 4.0.0's contact sits at x + dist/2 along the normal (measured: the sources
+        // read -dist/2)
+        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist / 2.0);
         out[cnt] = PreContact {
             dist,
             pos,

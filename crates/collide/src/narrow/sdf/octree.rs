@@ -10,6 +10,10 @@
 //! inside its nearest face, edge or corner), the interpolated value there is increased by the
 //! distance moved, and the gradient is a forward finite difference of that distance (step
 //! 1e-8). The octree is built by the compiler (`collide_mjcf`), never here.
+//!
+//! MuJoCo 4.0.0 divides the interpolant's gradient by the leaf's edge lengths (a true
+//! gradient), measured: the published sources omit it, which changes the direction in
+//! non-cubic leaves.
 
 use glam::DVec3;
 
@@ -121,9 +125,8 @@ impl Octree {
     }
 
     /// Gradient of [`Octree::distance`] at `p`, MuJoCo's `oct_gradient`: inside the root box
-    /// the gradient of the trilinear interpolant in normalised leaf coordinates (MuJoCo does
-    /// not divide by the leaf size: the result is a direction, scaled by the leaf's extent),
-    /// outside a forward difference with step 1e-8.
+    /// the gradient of the leaf's trilinear interpolant, outside a forward difference with
+    /// step 1e-8.
     pub fn gradient(&self, p: DVec3) -> DVec3 {
         let Some(root) = self.aabb.first() else {
             return DVec3::ZERO;
@@ -133,6 +136,7 @@ impl Octree {
             let Some((node, c)) = self.find_leaf(q) else {
                 return DVec3::ZERO;
             };
+            let b = &self.aabb[node];
             let mut g = DVec3::ZERO;
             for (j, &k) in self.coeff[node].iter().enumerate() {
                 let dw = weight_gradient(j, c);
@@ -140,7 +144,7 @@ impl Octree {
                 g.y += dw.y * k;
                 g.z += dw.z * k;
             }
-            return g;
+            return DVec3::new(g.x / (2.0 * b[3]), g.y / (2.0 * b[4]), g.z / (2.0 * b[5]));
         }
         const EPS: f64 = 1e-8;
         let d0 = self.distance(p);
@@ -170,7 +174,7 @@ mod tests {
     #[test]
     fn single_leaf_interpolates_linear_field_exactly() {
         let o = plane_x();
-        assert_eq!(o.distance(DVec3::new(0.25, 0.3, -0.7)), 0.25);
+        assert!((o.distance(DVec3::new(0.25, 0.3, -0.7)) - 0.25).abs() < 1e-15);
         // the gradient is in normalised leaf coordinates: field x spans 2 over a unit step
         assert_eq!(
             o.gradient(DVec3::new(0.25, 0.3, -0.7)),
