@@ -175,11 +175,8 @@ mod tests {
     fn single_leaf_interpolates_linear_field_exactly() {
         let o = plane_x();
         assert!((o.distance(DVec3::new(0.25, 0.3, -0.7)) - 0.25).abs() < 1e-15);
-        // the gradient is in normalised leaf coordinates: field x spans 2 over a unit step
-        assert_eq!(
-            o.gradient(DVec3::new(0.25, 0.3, -0.7)),
-            DVec3::new(2.0, 0.0, 0.0)
-        );
+        let g = o.gradient(DVec3::new(0.25, 0.3, -0.7));
+        assert!((g - DVec3::X).length() < 1e-15, "{g}");
     }
 
     #[test]
