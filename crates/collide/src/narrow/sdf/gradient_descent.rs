@@ -377,13 +377,25 @@ fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
     )
 }
 
+/// MuJoCo 4.0.0's `mju_mulQuat`: each component summed pairwise, `(t0 + t1) + (t2 + t3)`
+/// (measured bit for bit; `b⁻¹ ∘ b` then has an exactly zero vector part).
+fn mul_quat_pairwise(a: glam::DQuat, b: glam::DQuat) -> glam::DQuat {
+    glam::DQuat::from_xyzw(
+        (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+        (a.w * b.z + a.x * b.y) + (-(a.y * b.x) + a.z * b.w),
+        (a.w * b.w - a.x * b.x) + (-(a.y * b.y) - a.z * b.z),
+    )
+}
+
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
 /// coordinates in frame `a` to frame `b`.
 fn map_pose(a_pos: DVec3, a_quat: glam::DQuat, b_pos: DVec3, b_quat: glam::DQuat) -> RowPose {
-    use crate::math::{mul_quat, quat_to_mat};
+    use crate::math::{normalize_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
-    let quat = mul_quat(neg_quat, a_quat);
+    // mju_mulPose normalises the product
+    let quat = normalize_quat(mul_quat_pairwise(neg_quat, a_quat));
     let pos = rot_vec_quat(a_pos, neg_quat) + neg_pos;
     RowPose {
         pos,

@@ -12,8 +12,8 @@
 //! 1e-8). The octree is built by the compiler (`collide_mjcf`), never here.
 //!
 //! MuJoCo 4.0.0 divides the interpolant's gradient by the leaf's edge lengths (a true
-//! gradient), measured: the published sources omit it, which changes the direction in
-//! non-cubic leaves.
+//! gradient), measured bit for bit through its exported `mjc_gradient`: the published sources
+//! omit it, which changes the direction in non-cubic leaves.
 
 use glam::DVec3;
 
@@ -60,22 +60,23 @@ fn weight(j: usize, c: DVec3) -> f64 {
     f(1, c.x) * f(2, c.y) * f(4, c.z)
 }
 
-/// Gradient of [`weight`] with respect to the normalised coordinates.
-fn weight_gradient(j: usize, c: DVec3) -> DVec3 {
+/// Gradient of [`weight`] in a leaf of edge lengths `size`, in MuJoCo's operation order
+/// (`(±1 / size) · (product of the other two factors)`).
+fn weight_gradient(j: usize, c: DVec3, size: DVec3) -> DVec3 {
     let f = |bit: usize, t: f64| if j & bit != 0 { t } else { 1.0 - t };
     let s = |bit: usize| if j & bit != 0 { 1.0 } else { -1.0 };
     DVec3::new(
-        s(1) * f(2, c.y) * f(4, c.z),
-        f(1, c.x) * s(2) * f(4, c.z),
-        f(1, c.x) * f(2, c.y) * s(4),
+        s(1) / size.x * (f(2, c.y) * f(4, c.z)),
+        s(2) / size.y * (f(1, c.x) * f(4, c.z)),
+        s(4) / size.z * (f(1, c.x) * f(2, c.y)),
     )
 }
 
 impl Octree {
-    /// The leaf holding `p` (a point inside the root box) and `p`'s normalised coordinates in
-    /// it (MuJoCo's `findOct`: children by `coord < 0.5`, boxes tested with a 1e-8 slack).
-    /// `None` for an empty octree or a point outside every box.
-    fn find_leaf(&self, p: DVec3) -> Option<(usize, DVec3)> {
+    /// The leaf holding `p` (a point inside the root box), `p`'s normalised coordinates in it
+    /// and the leaf's edge lengths (MuJoCo's `findOct`: children by `coord < 0.5`, boxes
+    /// tested with a 1e-8 slack). `None` for an empty octree or a point outside every box.
+    fn find_leaf(&self, p: DVec3) -> Option<(usize, DVec3, DVec3)> {
         const EPS: f64 = 1e-8;
         let mut node = 0usize;
         for _ in 0..100 {
@@ -85,14 +86,15 @@ impl Octree {
             if (0..3).any(|i| p[i] + EPS < vmin[i] || p[i] - EPS > vmax[i]) {
                 return None;
             }
+            let size = vmax - vmin;
             let c = DVec3::new(
-                (p.x - vmin.x) / (vmax.x - vmin.x),
-                (p.y - vmin.y) / (vmax.y - vmin.y),
-                (p.z - vmin.z) / (vmax.z - vmin.z),
+                (p.x - vmin.x) / size.x,
+                (p.y - vmin.y) / size.y,
+                (p.z - vmin.z) / size.z,
             );
             let child = self.child.get(node)?;
             if child.iter().all(|&k| k == -1) {
-                return Some((node, c));
+                return Some((node, c, size));
             }
             let half = |t: f64| if t < 0.5 { 0 } else { 1 };
             let slot = half(c.x) + 2 * half(c.y) + 4 * half(c.z);
@@ -109,7 +111,7 @@ impl Octree {
         };
         let mut point = p;
         let box_dist = box_projection(&mut point, root);
-        let Some((node, c)) = self.find_leaf(point) else {
+        let Some((node, c, _)) = self.find_leaf(point) else {
             return f64::INFINITY;
         };
         let coeff = &self.coeff[node];
@@ -133,18 +135,17 @@ impl Octree {
         };
         let mut q = p;
         if box_projection(&mut q, root) <= 0.0 {
-            let Some((node, c)) = self.find_leaf(q) else {
+            let Some((node, c, size)) = self.find_leaf(q) else {
                 return DVec3::ZERO;
             };
-            let b = &self.aabb[node];
             let mut g = DVec3::ZERO;
             for (j, &k) in self.coeff[node].iter().enumerate() {
-                let dw = weight_gradient(j, c);
+                let dw = weight_gradient(j, c, size);
                 g.x += dw.x * k;
                 g.y += dw.y * k;
                 g.z += dw.z * k;
             }
-            return DVec3::new(g.x / (2.0 * b[3]), g.y / (2.0 * b[4]), g.z / (2.0 * b[5]));
+            return g;
         }
         const EPS: f64 = 1e-8;
         let d0 = self.distance(p);
