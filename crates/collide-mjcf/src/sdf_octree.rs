@@ -189,7 +189,7 @@ impl Builder {
             }
             // the child on the side facing n
             slot &= !bit;
-            if dir % 2 == 0 {
+            if dir.is_multiple_of(2) {
                 slot |= bit;
             }
             r = usize::try_from(self.node[r].child[slot]).ok()?;

@@ -175,3 +175,116 @@ fn octree_builder_rejects_bad_meshes() {
         .unwrap_err()
         .contains("missing vertex"));
 }
+
+/// A sphere (r = 0.01) in the bottom of the mug, `data/octree/mug_sphere.xml` at slide
+/// `qpos = -0.12`, 8 start points: MuJoCo 4.0.0's 8 contacts in its order, `(dist, pos,
+/// normal)`. Pins the octree gradient divided by the leaf size (dist), the contact point at
+/// `x + dist/2` along the normal (pos) and the mid-surface normal.
+#[test]
+fn sphere_in_mug_matches_mujoco_contacts() {
+    use collide::{forward_kinematics, Collider, Poses};
+    const MJ: [(f64, [f64; 3], [f64; 3]); 8] = [
+        (
+            -0.009477998900017348,
+            [
+                0.002704149081996758,
+                0.0007041482037004874,
+                -0.11697244118113295,
+            ],
+            [0.559802356707463, 0.5598025797294199, -0.6109356702248258],
+        ),
+        (
+            -0.009443966591114121,
+            [
+                0.005000000845160722,
+                5.08957957774123e-05,
+                -0.11677711117909526,
+            ],
+            [
+                -2.5695930299780174e-07,
+                0.7417086251244854,
+                -0.6707222341743857,
+            ],
+        ),
+        (
+            -0.008207233400640048,
+            [
+                0.004004532285312657,
+                0.0036636439471328863,
+                -0.11707943757497316,
+            ],
+            [0.605451858320559, -0.4036343494248729, -0.6859353899752814],
+        ),
+        (
+            -0.00362923440170166,
+            [
+                0.0022660053443297667,
+                0.007252878254940007,
+                -0.11847979779362415,
+            ],
+            [
+                -0.39021357541012663,
+                0.6069991962384071,
+                -0.6923043704409015,
+            ],
+        ),
+        (
+            -0.009778577195582878,
+            [
+                0.0017156203435043458,
+                0.0025134263117567585,
+                -0.11661807363726724,
+            ],
+            [0.7164940025680608, 0.10614701484512766, -0.6894701991554587],
+        ),
+        (
+            -0.009860814119249571,
+            [
+                0.0065085844758544925,
+                0.006352410289905181,
+                -0.11684665319647071,
+            ],
+            [-0.3173356084289213, -0.7051902989078371, -0.634038448321016],
+        ),
+        (
+            -0.0082890196813458,
+            [
+                0.004465554700768119,
+                0.0018123430274195537,
+                -0.11705693236707654,
+            ],
+            [0.2981031197456386, 0.662452164212604, -0.6872347925767108],
+        ),
+        (
+            -0.009778752051843996,
+            [
+                0.008285406442385465,
+                0.003486726112799219,
+                -0.11661875284643142,
+            ],
+            [
+                -0.7166548104933271,
+                -0.10617092644973669,
+                -0.6892993667294189,
+            ],
+        ),
+    ];
+    let m = collide_mjcf::load_file(data().join("mug_sphere.xml")).expect("compiles");
+    let mut poses = Poses::new(&m);
+    forward_kinematics(&m, &[-0.12], None, &mut poses).expect("kinematics");
+    let mut collider = Collider::new(&m).expect("collider");
+    let mut out = Vec::new();
+    collider.detect(&poses, &mut out);
+    assert_eq!(out.len(), MJ.len());
+    for (c, (dist, pos, normal)) in out.iter().zip(MJ) {
+        assert_eq!(c.geom, [1, 0]);
+        assert!((c.dist - dist).abs() < 1e-12, "dist {} vs {dist}", c.dist);
+        let (p, n) = (glam::DVec3::from(pos), glam::DVec3::from(normal));
+        assert!((c.pos - p).length() < 1e-12, "pos {} vs {p}", c.pos);
+        assert!(
+            (c.frame[0] - n).length() < 1e-9,
+            "normal {} vs {n}",
+            c.frame[0]
+        );
+    }
+}
