@@ -432,6 +432,7 @@ enum Feature {
 /// Squared distance from `p` to triangle `t`, the nearest point and feature (the region
 /// analysis of Eberly's "Distance Between Point and Triangle in 3D", on `t[0] + s e0 + t e1`).
 fn point_triangle(p: DVec3, t: &Tri) -> (f64, DVec3, Feature) {
+    use Feature::{Edge, Face, Vertex};
     let d = t[0] - p;
     let (e0, e1) = (t[1] - t[0], t[2] - t[0]);
     let a00 = e0.dot(e0);
@@ -441,123 +442,89 @@ fn point_triangle(p: DVec3, t: &Tri) -> (f64, DVec3, Feature) {
     let b1 = d.dot(e1);
     let c = d.dot(d);
     let det = (a00 * a11 - a01 * a01).abs();
-    let mut s = a01 * b1 - a11 * b0;
-    let mut u = a01 * b0 - a00 * b1;
-    // distance at the ends and interiors of the edges through t[0]
-    let v0 = (c, Feature::Vertex(0));
+    let s = a01 * b1 - a11 * b0;
+    let u = a01 * b0 - a00 * b1;
+    // squared distances to the vertices, and on the face at (s, u)
+    let v0 = c;
     let v1 = a00 + 2.0 * b0 + c;
     let v2 = a11 + 2.0 * b1 + c;
     let quad = |s: f64, u: f64| {
         s * (a00 * s + a01 * u + 2.0 * b0) + u * (a01 * s + a11 * u + 2.0 * b1) + c
     };
-    // nearest on edge 0–1 (u = 0) or edge 0–2 (s = 0), given the sign of the linear term
-    let on_e01 = |s: &mut f64| {
+    // nearest on edge 0–1 (u = 0) or edge 0–2 (s = 0): (s, u, squared distance, feature)
+    let on_e01 = || {
         if b0 >= 0.0 {
-            *s = 0.0;
-            v0
+            (0.0, 0.0, v0, Vertex(0))
         } else if -b0 >= a00 {
-            *s = 1.0;
-            (v1, Feature::Vertex(1))
+            (1.0, 0.0, v1, Vertex(1))
         } else {
-            *s = -b0 / a00;
-            (b0 * *s + c, Feature::Edge(0, 1))
+            let s = -b0 / a00;
+            (s, 0.0, b0 * s + c, Edge(0, 1))
         }
     };
-    let on_e02 = |u: &mut f64| {
+    let on_e02 = || {
         if b1 >= 0.0 {
-            *u = 0.0;
-            v0
+            (0.0, 0.0, v0, Vertex(0))
         } else if -b1 >= a11 {
-            *u = 1.0;
-            (v2, Feature::Vertex(2))
+            (0.0, 1.0, v2, Vertex(2))
         } else {
-            *u = -b1 / a11;
-            (b1 * *u + c, Feature::Edge(0, 2))
+            let u = -b1 / a11;
+            (0.0, u, b1 * u + c, Edge(0, 2))
         }
     };
-    let (d2, feature) = if s + u <= det {
+    // nearest on edge 1–2 given `numer` (> 0), parametrised from v2 by s, or from v1 by u
+    let on_e12 = |numer: f64, by_u: bool| {
+        let denom = a00 - 2.0 * a01 + a11;
+        if numer >= denom {
+            if by_u {
+                (0.0, 1.0, v2, Vertex(2))
+            } else {
+                (1.0, 0.0, v1, Vertex(1))
+            }
+        } else {
+            let k = numer / denom;
+            let (s, u) = if by_u { (1.0 - k, k) } else { (k, 1.0 - k) };
+            (s, u, quad(s, u), Edge(1, 2))
+        }
+    };
+    let (s, u, d2, feature) = if s + u <= det {
         if s < 0.0 {
             if u < 0.0 && b0 < 0.0 {
-                u = 0.0;
-                if -b0 >= a00 {
-                    s = 1.0;
-                    (v1, Feature::Vertex(1))
-                } else {
-                    s = -b0 / a00;
-                    (b0 * s + c, Feature::Edge(0, 1))
-                }
+                on_e01()
             } else {
-                s = 0.0;
-                on_e02(&mut u)
+                on_e02()
             }
         } else if u < 0.0 {
-            u = 0.0;
-            on_e01(&mut s)
+            on_e01()
         } else {
             let inv = 1.0 / det;
-            s *= inv;
-            u *= inv;
-            (quad(s, u), Feature::Face)
+            let (s, u) = (s * inv, u * inv);
+            (s, u, quad(s, u), Face)
         }
     } else if s < 0.0 {
         let (t0, t1) = (a01 + b0, a11 + b1);
         if t1 > t0 {
-            let numer = t1 - t0;
-            let denom = a00 - 2.0 * a01 + a11;
-            if numer >= denom {
-                (s, u) = (1.0, 0.0);
-                (v1, Feature::Vertex(1))
-            } else {
-                s = numer / denom;
-                u = 1.0 - s;
-                (quad(s, u), Feature::Edge(1, 2))
-            }
+            on_e12(t1 - t0, false)
+        } else if t1 <= 0.0 {
+            (0.0, 1.0, v2, Vertex(2))
         } else {
-            s = 0.0;
-            if t1 <= 0.0 {
-                u = 1.0;
-                (v2, Feature::Vertex(2))
-            } else {
-                on_e02(&mut u)
-            }
+            on_e02()
         }
     } else if u < 0.0 {
         let (t0, t1) = (a01 + b1, a00 + b0);
         if t1 > t0 {
-            let numer = t1 - t0;
-            let denom = a00 - 2.0 * a01 + a11;
-            if numer >= denom {
-                (u, s) = (1.0, 0.0);
-                (v2, Feature::Vertex(2))
-            } else {
-                u = numer / denom;
-                s = 1.0 - u;
-                (quad(s, u), Feature::Edge(1, 2))
-            }
+            on_e12(t1 - t0, true)
+        } else if t1 <= 0.0 {
+            (1.0, 0.0, v1, Vertex(1))
         } else {
-            u = 0.0;
-            if t1 <= 0.0 {
-                s = 1.0;
-                (v1, Feature::Vertex(1))
-            } else {
-                on_e01(&mut s)
-            }
+            on_e01()
         }
     } else {
         let numer = a11 + b1 - a01 - b0;
         if numer <= 0.0 {
-            (s, u) = (0.0, 1.0);
-            (v2, Feature::Vertex(2))
+            (0.0, 1.0, v2, Vertex(2))
         } else {
-            let denom = a00 - 2.0 * a01 + a11;
-            if numer >= denom {
-                (s, u) = (1.0, 0.0);
-                (v1, Feature::Vertex(1))
-            } else {
-                s = numer / denom;
-                u = 1.0 - s;
-                (quad(s, u), Feature::Edge(1, 2))
-            }
+            on_e12(numer, false)
         }
     };
     (d2.max(0.0), t[0] + s * e0 + u * e1, feature)
