@@ -1007,16 +1007,9 @@ impl<'r> Builder<'r> {
             Some(t) => t,
             None => return Err(c.err(format!("unknown geom type '{tname}'"))),
         };
+        // an sdf geom without a plugin is mesh-backed: its field is the mesh's octree
         let sdf = if t == GeomType::Sdf {
-            match plugin_child(c, &self.sdf_instances)? {
-                Some(p) => Some(p),
-                None => {
-                    return Err(c.err(
-                        "sdf geoms need an SDF plugin instance (<plugin instance=\"…\"/>); \
-                         mesh-backed (octree) sdf geoms are not supported yet",
-                    ))
-                }
-            }
+            plugin_child(c, &self.sdf_instances)?
         } else {
             None
         };
@@ -1417,6 +1410,7 @@ impl<'r> Builder<'r> {
         self.read_contacts(contacts, &geom_names, &body_names)?;
         self.build_collision_hulls()?;
         self.build_face_trees()?;
+        self.build_sdf_octrees()?;
         self.read_keyframes(main)?;
         Ok(())
     }
@@ -1470,14 +1464,7 @@ impl<'r> Builder<'r> {
             let (source, settings) = &self.mesh_sources[id];
             let mesh = &self.model.mesh[id];
             let vert: Vec<DVec3> = if source.len() == mesh.vert.len() {
-                let file: Vec<[f64; 3]> = source
-                    .iter()
-                    .map(|v| [v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64])
-                    .collect();
-                crate::mesh_hull::final_vertices(&file, settings, mesh)
-                    .into_iter()
-                    .map(DVec3::from_array)
-                    .collect()
+                crate::mesh_hull::double_vertices(mesh, source, settings)
             } else {
                 mesh.vert.clone()
             };
@@ -1488,6 +1475,43 @@ impl<'r> Builder<'r> {
                 )
             })?;
             self.model.mesh[id].face_bvh = Some(tree);
+        }
+        Ok(())
+    }
+
+    /// MuJoCo builds the octree distance field of every mesh a mesh-backed sdf geom uses (an
+    /// sdf geom without a plugin); errors name the mesh and the first such geom.
+    fn build_sdf_octrees(&mut self) -> Result<()> {
+        let m = &self.model;
+        let mut user: Vec<Option<usize>> = vec![None; m.mesh.len()];
+        for g in 0..m.ngeom() {
+            let plugin = m.geom_sdf.get(g).copied().flatten();
+            if let (GeomType::Sdf, None, Some(id)) = (m.geom_type[g], plugin, m.geom_dataid[g]) {
+                user[id].get_or_insert(g);
+            }
+        }
+        for (id, g) in user.into_iter().enumerate() {
+            let Some(g) = g else { continue };
+            let mesh = &self.model.mesh[id];
+            let (source, settings) = &self.mesh_sources[id];
+            // MuJoCo builds it on the vertices before their rounding to float
+            let vert = if source.len() == mesh.vert.len() {
+                crate::mesh_hull::double_vertices(mesh, source, settings)
+            } else {
+                mesh.vert.clone()
+            };
+            let octree =
+                crate::sdf_octree::build_octree(&vert, &mesh.face, mesh.aamm).map_err(|e| {
+                    let geom = match self.model.geom_name[g].as_str() {
+                        "" => format!("geom {g}"),
+                        name => format!("geom '{name}'"),
+                    };
+                    MjcfError::new(
+                        self.mesh_locs[id].clone(),
+                        format!("mesh '{}' of sdf {geom}: {e}", mesh.name),
+                    )
+                })?;
+            self.model.mesh[id].octree = Some(octree);
         }
         Ok(())
     }

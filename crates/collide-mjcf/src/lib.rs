@@ -20,6 +20,7 @@ pub mod mesh_file;
 pub mod mesh_hull;
 pub mod orientation;
 pub mod sdf_mesh;
+pub mod sdf_octree;
 pub mod urdf;
 pub mod xml;
 

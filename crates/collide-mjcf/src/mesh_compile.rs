@@ -377,6 +377,7 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         inertia: eigval,
         hull: None,
         face_bvh: None,
+        octree: None,
     })
 }
 

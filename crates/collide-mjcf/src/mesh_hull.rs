@@ -188,9 +188,23 @@ pub fn build_hull_from_source(
     )
 }
 
+/// The double-precision vertices of `mesh` in its frame, before MuJoCo rounds them to `f32`,
+/// from the `source` vertices and `settings` it was compiled with (see
+/// [`build_hull_from_source`]). The mesh octree and face tree are built on these.
+pub fn double_vertices(mesh: &Mesh, source: &[DVec3], settings: &MeshSettings) -> Vec<DVec3> {
+    let file: Vec<P3> = source
+        .iter()
+        .map(|v| [v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64])
+        .collect();
+    final_vertices(&file, settings, mesh)
+        .into_iter()
+        .map(DVec3::from_array)
+        .collect()
+}
+
 /// The double-precision final vertices (`ApplyTransformations`, then the move to the principal
 /// frame), computed like [`crate::mesh_compile::compile_mesh`] does before rounding to `f32`.
-pub(crate) fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
+fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
     let mut vert: Vec<P3> = file.to_vec();
     // a zero refquat cannot reach here (the mesh compiled)
     let _ = crate::mesh_compile::apply_transformations(&mut vert, settings);

@@ -142,6 +142,7 @@ pub fn plugin_mesh(name: &str, plugin: &SdfPlugin) -> Result<Mesh, String> {
         inertia: DVec3::ZERO,
         hull: None,
         face_bvh: None,
+        octree: None,
     })
 }
 

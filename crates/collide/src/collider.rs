@@ -797,12 +797,15 @@ pub(crate) fn sdf_contacts(
     ))
 }
 
-/// The `mjc_SDF` view of geom `g`: its field (the primitive itself, or the sdf geom's
-/// plugin), local box and frames; `None` for an sdf geom without a field.
-fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
+/// The `mjc_SDF` view of geom `g`: its field (the primitive itself, the sdf geom's plugin,
+/// or its mesh's octree), local box and frames; `None` for an sdf geom without a field.
+fn sdf_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Option<SdfGeom<'a>> {
     let t = m.geom_type[g];
     let field = if t == GeomType::Sdf {
-        Field::Plugin((*m.geom_sdf.get(g)?)?)
+        match m.geom_sdf.get(g).copied().flatten() {
+            Some(p) => Field::Plugin(p),
+            None => Field::Octree(m.mesh.get(m.geom_dataid[g]?)?.octree.as_ref()?),
+        }
     } else {
         Field::Primitive(t, m.geom_size[g])
     };

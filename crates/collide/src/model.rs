@@ -27,8 +27,9 @@ pub enum GeomType {
     Box = 6,
     /// Mesh, see [`Mesh`]; collides as its convex hull.
     Mesh = 7,
-    /// Signed distance field (MuJoCo's `type="sdf"`): the field is [`Model::geom_sdf`], the
-    /// mesh [`Model::geom_dataid`] gives the box, bounding sphere and size.
+    /// Signed distance field (MuJoCo's `type="sdf"`): the field is [`Model::geom_sdf`] (a
+    /// plugin) or, without one, the octree of the mesh [`Model::geom_dataid`]; that mesh
+    /// gives the box, bounding sphere and size.
     Sdf = 8,
 }
 
@@ -256,6 +257,9 @@ pub struct Mesh {
     /// MuJoCo's face tree, walked when a mesh geom meets an SDF geom (`mjc_MeshSDF`); `None`
     /// when the model has no SDF geom or no collidable mesh geom uses the mesh.
     pub face_bvh: Option<crate::narrow::sdf::FaceBvh>,
+    /// Octree distance field (MuJoCo's `oct_*`), built for meshes of mesh-backed sdf geoms
+    /// (`<geom type="sdf" mesh="…"/>` without a plugin); `None` otherwise.
+    pub octree: Option<crate::narrow::sdf::Octree>,
 }
 
 /// The convex hull of a mesh, in the mesh frame, with the data the convex narrow phase needs:
@@ -557,9 +561,9 @@ pub struct Model {
     pub geom_bodyid: Vec<usize>,
     /// Mesh id (mesh and sdf geoms) or height-field id (hfield geoms).
     pub geom_dataid: Vec<Option<usize>>,
-    /// Distance field of each sdf geom (`None` for other geoms; a missing entry reads as
-    /// `None`). Evaluated in the mesh's asset frame, which MuJoCo does not recentre for
-    /// plugin meshes.
+    /// SDF plugin of each plugin-backed sdf geom (`None` for other geoms, mesh-backed sdf geoms
+    /// included: their field is [`Mesh::octree`]; a missing entry reads as `None`). Evaluated
+    /// in the mesh's asset frame, which MuJoCo does not recentre for plugin meshes.
     pub geom_sdf: Vec<Option<crate::narrow::sdf::SdfPlugin>>,
     /// Size parameters, see [`GeomType`].
     pub geom_size: Vec<DVec3>,

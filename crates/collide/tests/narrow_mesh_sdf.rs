@@ -34,7 +34,7 @@ fn cube(h: f64) -> (Vec<DVec3>, Vec<[u32; 3]>) {
     (vert, face)
 }
 
-fn plane_at_origin() -> SdfGeom {
+fn plane_at_origin() -> SdfGeom<'static> {
     SdfGeom {
         field: Field::Primitive(GeomType::Plane, DVec3::ZERO),
         aabb: [0.0, 0.0, 0.0, 1e10, 1e10, 0.0],

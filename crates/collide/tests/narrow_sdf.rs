@@ -16,7 +16,7 @@ const TORUS: SdfPlugin = SdfPlugin::Torus {
 /// The box MuJoCo's compiler gives the torus above (its marching-cubes mesh).
 const TORUS_AABB: [f64; 6] = [0.0, 0.0, 0.0, 0.4999507, 0.4999507, 0.15];
 
-fn geom(field: Field, aabb: [f64; 6], pos: DVec3, quat: DQuat) -> SdfGeom {
+fn geom(field: Field<'_>, aabb: [f64; 6], pos: DVec3, quat: DQuat) -> SdfGeom<'_> {
     SdfGeom {
         field,
         aabb,
@@ -25,15 +25,15 @@ fn geom(field: Field, aabb: [f64; 6], pos: DVec3, quat: DQuat) -> SdfGeom {
     }
 }
 
-fn torus(pos: DVec3, quat: DQuat) -> SdfGeom {
+fn torus(pos: DVec3, quat: DQuat) -> SdfGeom<'static> {
     geom(Field::Plugin(TORUS), TORUS_AABB, pos, quat)
 }
 
-fn sphere(r: f64, pos: DVec3) -> SdfGeom {
+fn sphere(r: f64, pos: DVec3) -> SdfGeom<'static> {
     sphere_at(r, pos, DQuat::IDENTITY)
 }
 
-fn sphere_at(r: f64, pos: DVec3, quat: DQuat) -> SdfGeom {
+fn sphere_at(r: f64, pos: DVec3, quat: DQuat) -> SdfGeom<'static> {
     geom(
         Field::Primitive(GeomType::Sphere, DVec3::new(r, 0.0, 0.0)),
         [0.0, 0.0, 0.0, r, r, r],

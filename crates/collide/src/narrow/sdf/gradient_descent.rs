@@ -14,6 +14,7 @@
 
 use glam::DVec3;
 
+use super::octree::Octree;
 use super::plugins::SdfPlugin;
 use crate::math::MINVAL;
 use crate::model::GeomType;
@@ -22,23 +23,26 @@ use crate::narrow::{PreContact, MAX_PAIR_CONTACTS};
 /// MuJoCo's `mjMAXVAL`.
 pub(super) const MAXVAL: f64 = 1e10;
 
-/// A distance field in its own frame: a primitive geom (MuJoCo's analytic SDFs after Quilez)
-/// or an SDF plugin.
+/// A distance field in its own frame: a primitive geom (MuJoCo's analytic SDFs after Quilez),
+/// an SDF plugin, or a mesh's octree.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Field {
+pub enum Field<'a> {
     /// A primitive geom of the given type and MuJoCo size (plane, sphere, capsule, ellipsoid,
     /// cylinder or box).
     Primitive(GeomType, DVec3),
     /// An SDF plugin.
     Plugin(SdfPlugin),
+    /// A mesh-backed sdf geom's octree (in the mesh frame, which is the geom frame).
+    Octree(&'a Octree),
 }
 
-impl Field {
+impl Field<'_> {
     /// Signed distance at `x` (negative inside).
     pub fn distance(&self, x: DVec3) -> f64 {
         match *self {
             Field::Plugin(p) => p.distance(x),
             Field::Primitive(t, s) => primitive_distance(t, s, x),
+            Field::Octree(o) => o.distance(x),
         }
     }
 
@@ -47,6 +51,7 @@ impl Field {
         match *self {
             Field::Plugin(p) => p.gradient(x),
             Field::Primitive(t, s) => primitive_gradient(t, s, x),
+            Field::Octree(o) => o.gradient(x),
         }
     }
 }
@@ -223,8 +228,8 @@ fn mul_mat_t_vec(m: &[f64; 9], v: DVec3) -> DVec3 {
 /// The two fields of a pair: `a` (geom 2) evaluated at `x`, `b` (geom 1) at
 /// `rel.apply(x)`.
 struct Pair<'a> {
-    a: &'a Field,
-    b: &'a Field,
+    a: &'a Field<'a>,
+    b: &'a Field<'a>,
     rel: RowPose,
 }
 
@@ -341,9 +346,9 @@ pub fn halton(index: usize, base: usize) -> f64 {
 
 /// Everything [`sdf_pair`] needs about one geom.
 #[derive(Clone, Copy, Debug)]
-pub struct SdfGeom {
+pub struct SdfGeom<'a> {
     /// The geom's distance field, in its SDF frame.
-    pub field: Field,
+    pub field: Field<'a>,
     /// Local box of the geom, `[centre; half-sizes]` in the geom frame (`geom_aabb`).
     pub aabb: [f64; 6],
     /// Geom frame in the world: position and quaternion (from `geom_xmat`).
@@ -373,6 +378,17 @@ pub(super) fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
     )
 }
 
+/// MuJoCo 4.0.0's `mju_mulQuat`: each component summed pairwise, `(t0 + t1) + (t2 + t3)`
+/// (measured bit for bit; `b⁻¹ ∘ b` then has an exactly zero vector part).
+fn mul_quat_pairwise(a: glam::DQuat, b: glam::DQuat) -> glam::DQuat {
+    glam::DQuat::from_xyzw(
+        (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+        (a.w * b.z + a.x * b.y) + (-(a.y * b.x) + a.z * b.w),
+        (a.w * b.w - a.x * b.x) + (-(a.y * b.y) - a.z * b.z),
+    )
+}
+
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
 /// coordinates in frame `a` to frame `b`.
 pub(super) fn map_pose(
@@ -381,10 +397,11 @@ pub(super) fn map_pose(
     b_pos: DVec3,
     b_quat: glam::DQuat,
 ) -> RowPose {
-    use crate::math::{mul_quat, quat_to_mat};
+    use crate::math::{normalize_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
-    let quat = mul_quat(neg_quat, a_quat);
+    // mju_mulPose normalises the product
+    let quat = normalize_quat(mul_quat_pairwise(neg_quat, a_quat));
     let pos = rot_vec_quat(a_pos, neg_quat) + neg_pos;
     RowPose {
         pos,
@@ -395,8 +412,8 @@ pub(super) fn map_pose(
 /// Contacts between geom 1 (a primitive or SDF) and SDF geom 2, MuJoCo's `mjc_SDF` (see the
 /// module docs); at most `min(initpoints, MAX_PAIR_CONTACTS)` contacts are written to `out`.
 pub fn sdf_pair(
-    g1: &SdfGeom,
-    g2: &SdfGeom,
+    g1: &SdfGeom<'_>,
+    g2: &SdfGeom<'_>,
     iterations: usize,
     initpoints: usize,
     out: &mut [PreContact],
@@ -463,6 +480,8 @@ pub fn sdf_pair(
         }
         points[cnt] = x;
         let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
+        // MuJoCo 4.0.0's contact sits at x + dist/2 along the normal (measured: the sources
+        // read -dist/2)
         let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist / 2.0);
         out[cnt] = PreContact {
             dist,

@@ -239,7 +239,7 @@ mod tests {
     use super::*;
     use crate::model::GeomType;
 
-    fn plane_field() -> Field {
+    fn plane_field() -> Field<'static> {
         Field::Primitive(GeomType::Plane, DVec3::ZERO)
     }
 

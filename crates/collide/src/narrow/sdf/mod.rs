@@ -2,6 +2,8 @@
 //!
 //! - [`plugins`]: the five SDF plugins of MuJoCo's `libsdf_plugin` (torus, bowl, nut, bolt,
 //!   gear) with their `config` keys and defaults.
+//! - [`octree`]: the field of a mesh-backed sdf geom, MuJoCo's octree with trilinear
+//!   interpolation.
 //! - [`gradient_descent`]: `mjc_SDF`, a primitive or SDF geom against an SDF geom (Halton start
 //!   points, gradient descent on `A + B + |max(A, B)|`, contacts on the mid-surface).
 //! - [`mesh_sdf`]: `mjc_MeshSDF`, a mesh geom against an SDF geom (a walk over the mesh's face
@@ -13,9 +15,11 @@
 pub mod face_bvh;
 pub mod gradient_descent;
 pub mod mesh_sdf;
+pub mod octree;
 pub mod plugins;
 
 pub use face_bvh::FaceBvh;
 pub use gradient_descent::{sdf_pair, Field, SdfGeom};
 pub use mesh_sdf::{mesh_sdf_pair, MeshGeom};
+pub use octree::Octree;
 pub use plugins::{SdfPlugin, SdfPluginError};
