@@ -59,6 +59,9 @@ pub struct Poses {
 /// [`Poses::view`] or [`crate::batch::BatchPoses::world`].
 #[derive(Clone, Copy, Debug)]
 pub struct PoseView<'a> {
+    /// Body frame orientations (MuJoCo's `xquat`; `mjc_SDF` builds its geom frames from
+    /// them, as MuJoCo 4.0.0's `geom_xquat`, not from the matrices).
+    pub xquat: &'a [DQuat],
     /// Inertial frame positions.
     pub xipos: &'a [DVec3],
     /// Inertial frame orientations.
@@ -73,6 +76,7 @@ impl Poses {
     /// The poses the collision pipeline reads.
     pub fn view(&self) -> PoseView<'_> {
         PoseView {
+            xquat: &self.xquat,
             xipos: &self.xipos,
             ximat: &self.ximat,
             geom_xpos: &self.geom_xpos,

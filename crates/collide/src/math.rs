@@ -34,6 +34,20 @@ pub fn mul_quat(a: DQuat, b: DQuat) -> DQuat {
     )
 }
 
+/// The Hamilton product `a * b` rounded as MuJoCo 4.0.0's runtime `mju_mulQuat` (and
+/// `mju_mulPose`) round it: each component is the sum of the `a.w`, `a.x` terms plus the sum
+/// of the `a.y`, `a.z` terms (its vectorised build), not the left-to-right sum of
+/// [`mul_quat`]. The two differ in the last bit for most inputs.
+#[inline]
+pub fn mul_quat_runtime(a: DQuat, b: DQuat) -> DQuat {
+    quat_wxyz(
+        (a.w * b.w - a.x * b.x) - (a.y * b.y + a.z * b.z),
+        (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+        (a.w * b.z + a.x * b.y) + (a.z * b.w - a.y * b.x),
+    )
+}
+
 /// Normalizes a quaternion exactly as MuJoCo 4.0.0's `mju_normalize4` does: the squared
 /// norm is summed pairwise, a quaternion already within `MINVAL` of unit norm is left
 /// untouched, others are multiplied by the reciprocal norm; a zero quaternion becomes the

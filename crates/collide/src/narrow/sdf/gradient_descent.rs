@@ -373,12 +373,13 @@ fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
 }
 
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
-/// coordinates in frame `a` to frame `b`.
+/// coordinates in frame `a` to frame `b`. The composed quaternion is normalised, as MuJoCo
+/// 4.0.0's `mju_mulPose` does: `a = b` then gives exactly the identity.
 fn map_pose(a_pos: DVec3, a_quat: glam::DQuat, b_pos: DVec3, b_quat: glam::DQuat) -> RowPose {
-    use crate::math::{mul_quat, quat_to_mat};
+    use crate::math::{mul_quat_runtime, normalize_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
-    let quat = mul_quat(neg_quat, a_quat);
+    let quat = normalize_quat(mul_quat_runtime(neg_quat, a_quat));
     let pos = rot_vec_quat(a_pos, neg_quat) + neg_pos;
     RowPose {
         pos,
