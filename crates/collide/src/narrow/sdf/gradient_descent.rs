@@ -8,8 +8,9 @@
 //! intersection `max(A, B)` projects the point; a contact is kept when that value is `<= 0`
 //! and the point is new. Its normal is the negated gradient of the mid-surface `A − B`
 //! (normalised gradients subtracted), pointing from geom 1 to geom 2; `dist` is the
-//! intersection value, and `pos` is the point moved by `-dist/2` along the normal. The margin
-//! plays no part, as in MuJoCo.
+//! intersection value, and `pos` is the point moved by `dist/2` along the normal (MuJoCo
+//! 4.0.0's `addPreContact`, measured; older sources moved it by `-dist/2`). The margin plays
+//! no part, as in MuJoCo.
 
 use glam::DVec3;
 
@@ -456,9 +457,20 @@ pub fn sdf_pair(
         if cnt == cap {
             break;
         }
+        // MuJoCo 4.0.0 normalises the (already unit) mid-surface gradient once more and drops
+        // the contact when that fails (a NaN gradient)
+        let g = pair.midsurface_gradient(x);
+        let n = norm3(g);
+        if !(n >= MINVAL) {
+            continue;
+        }
+        let inv = 1.0 / n;
         points[cnt] = x;
-        let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
-        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (-dist / 2.0);
+        let normal = rot_vec_quat(
+            -DVec3::new(g.x * inv, g.y * inv, g.z * inv),
+            g2.quat,
+        );
+        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist * 0.5);
         out[cnt] = PreContact {
             dist,
             pos,
