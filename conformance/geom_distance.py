@@ -19,7 +19,11 @@ Binary layout (little-endian):
     f64 qpos[nstate * nq], u32 ncase, then per case:
       u16 state, u16 geom1, u16 geom2, u16 (0), f64 distmax, f64 dist, f64 fromto[6].
 
-Run: conformance/.venv/bin/python conformance/geom_distance.py   (deterministic: fixed seed)
+With `--sdf`, the models with `sdf` geoms (left out above) instead, into geom_distance_sdf.bin
+(same layout), half of the pairs with an sdf geom first: `mj_geomDistance` runs `mjc_SDF` there,
+which ignores the margin, so MuJoCo reports only penetrations.
+
+Run: conformance/.venv/bin/python conformance/geom_distance.py [--sdf]   (deterministic: fixed seed)
 """
 
 import json
@@ -63,17 +67,20 @@ def random_state(m, rng):
 
 
 def main():
-    rng = np.random.RandomState(15)
+    sdf_mode = "--sdf" in sys.argv[1:]
+    out = OUT.replace(".bin", "_sdf.bin") if sdf_mode else OUT
+    rng = np.random.RandomState(18 if sdf_mode else 15)
     corpus = json.load(open(os.path.join(HERE, "corpus.json")))
     blob = bytearray(b"CDST" + struct.pack("<II", 1, 0))
     nmodel = 0
     ncase_total = 0
     for entry in corpus["models"]:
-        if entry["name"] in SKIP:
+        if entry["name"] in SKIP or entry["path"].endswith(".urdf"):  # URDF: MJCF-only oracle
             continue
         m = mujoco.MjModel.from_xml_path(os.path.join(HERE, entry["path"]))
         d = mujoco.MjData(m)
-        if m.ngeom < 2:
+        sdf_geoms = [g for g in range(m.ngeom) if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_SDF]
+        if m.ngeom < 2 or bool(sdf_geoms) != sdf_mode:
             continue
         recorded = []
         sp = os.path.join(HERE, "states", os.path.basename(entry["fixture"]))
@@ -93,7 +100,7 @@ def main():
             s = c % len(states)
             d.qpos[:] = states[s]
             mujoco.mj_kinematics(m, d)
-            g1 = int(rng.choice(usable))
+            g1 = int(rng.choice(sdf_geoms if sdf_mode and c % 2 == 0 else usable))
             others = np.array([g for g in usable if g != g1])
             if rng.uniform() < 0.5:
                 dd = np.linalg.norm(d.geom_xpos[others] - d.geom_xpos[g1], axis=1)
@@ -122,10 +129,10 @@ def main():
         nmodel += 1
         ncase_total += len(cases)
     struct.pack_into("<I", blob, 8, nmodel)
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "wb") as f:
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "wb") as f:
         f.write(blob)
-    print(f"{OUT}: {nmodel} models, {ncase_total} cases, {len(blob)} bytes", file=sys.stderr)
+    print(f"{out}: {nmodel} models, {ncase_total} cases, {len(blob)} bytes", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -395,12 +395,9 @@ def _distmax(d: Any) -> float:
     return float(d)
 
 
-class Distance:
-    """Signed distances between geoms (MuJoCo's ``mj_geomDistance``), one state or a batch,
-    on ``nthread`` threads (default: all cores) of the object's own pool, with the GIL
-    released; results are identical for any thread count. Distances are negative in
-    penetration and capped at ``distmax`` (then ``fromto`` is zero); ``fromto`` runs from
-    the first geom's point to the second's (world frame). See docs/distance.md."""
+class _Query:
+    """What :class:`Distance` and :class:`CollisionChecker` share: the model and a query
+    object running on its own pool of ``nthread`` threads (default: all cores)."""
 
     __slots__ = ("_model", "_q")
 
@@ -417,6 +414,19 @@ class Distance:
     def nthread(self) -> int:
         """Number of worker threads."""
         return self._q.nthread
+
+    def __repr__(self) -> str:
+        return f"<collide.{type(self).__name__} nthread={self.nthread} ngeom={self._model._a['ngeom']}>"
+
+
+class Distance(_Query):
+    """Signed distances between geoms (MuJoCo's ``mj_geomDistance``), one state or a batch,
+    on ``nthread`` threads (default: all cores) of the object's own pool, with the GIL
+    released; results are identical for any thread count. Distances are negative in
+    penetration and capped at ``distmax`` (then ``fromto`` is zero); ``fromto`` runs from
+    the first geom's point to the second's (world frame). See docs/distance.md."""
+
+    __slots__ = ()
 
     def geom_distance(self, qpos: Any, pairs: Any, distmax: float) -> tuple[np.ndarray, np.ndarray]:
         """Distances of ``pairs`` (geom ids, ``(npair, 2)``) at ``qpos`` (``(nq,)`` or
@@ -454,40 +464,20 @@ class Distance:
             raise InputError(f"model_filters must be bool, got {model_filters!r}")
         return self._q.closest_pairs(q[0], s1, s2, _distmax(distmax), model_filters)
 
-    def __repr__(self) -> str:
-        return f"<collide.Distance nthread={self.nthread} ngeom={self._model._a['ngeom']}>"
 
-
-class CollisionChecker:
+class CollisionChecker(_Query):
     """Collision checks for planning: whether a configuration has any contact the model
     would generate (honouring contype/conaffinity, parent and exclude filters, margins),
     stopping at the first. One state or a batch, on ``nthread`` threads (default: all cores)
     of the object's own pool, with the GIL released; deterministic for any thread count."""
 
-    __slots__ = ("_model", "_q")
-
-    def __init__(self, model: Model, nthread: int | None = None) -> None:
-        self._q = _core.Query(_core_model(model), _nthread(nthread))
-        self._model = model
-
-    @property
-    def model(self) -> Model:
-        """The model checked."""
-        return self._model
-
-    @property
-    def nthread(self) -> int:
-        """Number of worker threads."""
-        return self._q.nthread
+    __slots__ = ()
 
     def in_collision(self, qpos: Any) -> Any:
         """``bool`` for one state ``(nq,)``; a bool array ``(nbatch,)`` for ``(nbatch, nq)``."""
         q, batched = _qpos(self._model, qpos)
         out = self._q.in_collision(q)
         return out if batched else bool(out[0])
-
-    def __repr__(self) -> str:
-        return f"<collide.CollisionChecker nthread={self.nthread} ngeom={self._model._a['ngeom']}>"
 
 
 def geom_distance(model: Model, qpos: Any, pairs: Any, distmax: float) -> tuple[np.ndarray, np.ndarray]:

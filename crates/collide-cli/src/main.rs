@@ -138,6 +138,9 @@ enum Command {
         /// Index of the state to draw.
         #[arg(long, default_value_t = 0)]
         state: usize,
+        /// Meshes collide as their convex hulls (MuJoCo) or by their triangles.
+        #[arg(long, default_value = "hull", value_parser = ["hull", "exact"])]
+        mesh: String,
         /// Image width in pixels.
         #[arg(long, default_value_t = 1000)]
         width: u32,
@@ -277,7 +280,8 @@ fn main() -> ExitCode {
             distance,
             lookat,
             fov,
-        } => view_scene(&model, states.as_deref(), "hull").and_then(|sc| {
+            mesh,
+        } => view_scene(&model, states.as_deref(), &mesh).and_then(|sc| {
             let lookat = match lookat.as_deref() {
                 None => None,
                 Some(&[x, y, z]) => Some(collide::glam::DVec3::new(x, y, z)),

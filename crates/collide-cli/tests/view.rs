@@ -86,3 +86,46 @@ fn demo_prints_contacts_and_writes_the_viewer() {
     assert!(html.contains("\"nstate\":5"));
     assert!(dir.join("target/collide-demo.png").exists());
 }
+
+/// A ball in the hole of a torus: inside the torus's convex hull (a contact with hulls) but
+/// clear of its triangles (none with `--mesh exact`); `view` and `render` both honour the flag.
+#[test]
+fn view_and_render_follow_the_mesh_flag() {
+    let dir = scratch("mesh-flag");
+    let model = dir.join("ring.xml");
+    std::fs::write(
+        &model,
+        r#"<mujoco><asset><mesh name="ring" builtin="supertorus" params="24 0.3 1 1"/></asset>
+<worldbody><geom type="mesh" mesh="ring"/>
+<body pos="0 0 0"><freejoint/><geom type="sphere" size="0.2"/></body></worldbody></mujoco>"#,
+    )
+    .unwrap();
+    let page = |mesh: &str| {
+        let out = dir.join(format!("ring-{mesh}.html"));
+        collide()
+            .arg("view")
+            .arg(&model)
+            .args(["--mesh", mesh, "-o"])
+            .arg(&out)
+            .run_ok();
+        std::fs::read_to_string(&out).unwrap()
+    };
+    assert!(!page("hull").contains("\"cstart\":[0,0]"), "hull: contact");
+    assert!(page("exact").contains("\"cstart\":[0,0]"), "exact: none");
+    let picture = |mesh: &str| {
+        let out = dir.join(format!("ring-{mesh}.png"));
+        collide()
+            .arg("render")
+            .arg(&model)
+            .args(["--width", "96", "--height", "72", "--mesh", mesh, "-o"])
+            .arg(&out)
+            .run_ok();
+        std::fs::read(&out).unwrap()
+    };
+    assert_ne!(
+        picture("hull"),
+        picture("exact"),
+        "the contact is drawn only with hulls"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

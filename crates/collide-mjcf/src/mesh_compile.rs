@@ -9,7 +9,8 @@
 //! 3. The convex hull is computed when there are no faces (the hull becomes the faces) or for
 //!    `inertia="convex"`. Colocated, collinear or coplanar vertex sets (MuJoCo's pre-check) and
 //!    sets qhull cannot build are errors. (MuJoCo also builds, and so validates, the hull of
-//!    every mesh used by a collidable geom: call [`check_convex_hull`] for those.) The triangles
+//!    every mesh used by a collidable geom; the compiler does that when it builds the collision
+//!    hulls.) The triangles
 //!    are qhull's, from the emulation in [`crate::mesh_hull`] on the file vertices, in qhull's
 //!    order and orientation: the order of the sums below, and so the last bits of the mesh
 //!    frame, depend on it.
@@ -376,28 +377,6 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         inertia: eigval,
         hull: None,
     })
-}
-
-/// Checks that `vert` has a 3-D convex hull, as MuJoCo requires of every mesh used by a
-/// collidable geom or pair (it runs qhull on them): colocated, collinear or coplanar vertex sets
-/// (MuJoCo's pre-check, `mjMINVAL` tolerances) and sets qhull cannot build are errors with
-/// MuJoCo's messages. [`compile_mesh`] only runs this check when it needs the hull itself (no
-/// faces, or convex inertia), so callers should run it for collidable meshes, on the vertices as
-/// the file states them (MuJoCo's check runs before the mesh transformations).
-pub fn check_convex_hull(name: &str, vert: &[DVec3]) -> Result<(), String> {
-    if vert.len() < 4 {
-        return Err(format!(
-            "mesh '{name}': at least 4 vertices required, got {}",
-            vert.len()
-        ));
-    }
-    if vert.iter().any(|v| !v.is_finite()) {
-        return Err(format!("mesh '{name}': vertex coordinates are not finite"));
-    }
-    let pts: Vec<V3> = vert.iter().map(|v| v.to_array()).collect();
-    crate::mesh_hull::qhull_triangles(&pts, None)
-        .map(|_| ())
-        .map_err(|e| format!("mesh '{name}': {}", e.message()))
 }
 
 /// MuJoCo's `ApplyTransformations`: `v ← scale ⊙ (R(refquat)ᵀ (v − refpos))`, each step

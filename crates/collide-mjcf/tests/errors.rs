@@ -186,3 +186,24 @@ fn fuzz_mjcf_timeout_under_load_is_a_malformed_xml_error() {
     assert_eq!(e.location.line, 36, "{e}");
     assert!(e.message.contains("malformed XML"), "{e}");
 }
+
+/// MuJoCo 4.0.0 builds the hull of every mesh a collidable geom uses, so a flat shell mesh
+/// loads as a visual geom but is refused, with qhull's message, once a geom collides with it.
+#[test]
+fn flat_mesh_is_refused_only_when_a_geom_collides_with_it() {
+    let xml = |geom_attrs: &str| {
+        format!(
+            "<mujoco><asset><mesh name=\"m\" inertia=\"shell\" vertex=\"0 0 0 1 0 0 0 1 0 1 1 0\" \
+             face=\"0 1 2 1 3 2\"/></asset>\n<worldbody><body><freejoint/>\
+             <geom type=\"mesh\" mesh=\"m\" {geom_attrs}/></body></worldbody></mujoco>"
+        )
+    };
+    load_str(&xml(r#"contype="0" conaffinity="0""#), ".").expect("a visual flat mesh loads");
+    let e = err(&xml(""));
+    assert!(
+        e.message
+            .contains("mesh 'm' has coplanar vertices, cannot compute convex hull"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("mesh"), "{e}");
+}

@@ -57,13 +57,22 @@ fn convex_pair(m: &Model, g1: usize, g2: usize) -> bool {
     );
     a == GeomType::Mesh
         || b == GeomType::Mesh
+        || b == GeomType::Sdf
         || (a == GeomType::Box && b == GeomType::Box)
         || !matches!(dispatch(a, b), Dispatch::Analytic(_) | Dispatch::Never)
 }
 
-#[test]
-fn geom_distance_matches_mujoco_on_10000_random_cases() {
-    let bytes = std::fs::read(root().join("crates/collide/tests/data/distance/geom_distance.bin"))
+/// What [`compare`] found on one fixture file.
+struct Outcome {
+    total: usize,
+    failures: Vec<String>,
+    ties: Vec<String>,
+    no_hull: usize,
+}
+
+/// Every case of `tests/data/distance/{file}` against `collide::distance`.
+fn compare(file: &str) -> Outcome {
+    let bytes = std::fs::read(root().join("crates/collide/tests/data/distance").join(file))
         .expect("fixture");
     let mut r = Reader { b: &bytes, at: 0 };
     assert_eq!(r.take(4), b"CDST");
@@ -174,7 +183,23 @@ fn geom_distance_matches_mujoco_on_10000_random_cases() {
         ties.join("\n")
     );
     eprintln!("{no_hull} cases on visual-only meshes (no collision hull) skipped");
-    assert!(total >= 10_000, "{total} cases compared");
+    Outcome {
+        total,
+        failures,
+        ties,
+        no_hull,
+    }
+}
+
+/// Asserts `o`: at least `min_total` cases, few ties, no failure.
+fn assert_agrees(o: Outcome, min_total: usize) {
+    let Outcome {
+        total,
+        failures,
+        ties,
+        no_hull,
+    } = o;
+    assert!(total >= min_total, "{total} cases compared");
     // ties are rare: closest points are unique for generic poses
     assert!(ties.len() * 100 <= total, "{} ties", ties.len());
     assert!(no_hull * 100 <= total, "{no_hull} cases without hull");
@@ -184,4 +209,16 @@ fn geom_distance_matches_mujoco_on_10000_random_cases() {
         failures.len(),
         failures[..failures.len().min(200)].join("\n")
     );
+}
+
+#[test]
+fn geom_distance_matches_mujoco_on_10000_random_cases() {
+    assert_agrees(compare("geom_distance.bin"), 10_000);
+}
+
+/// The corpus's sdf scenes (`geom_distance.py --sdf`): `mjc_SDF` pairs report penetrations
+/// only (MuJoCo ignores the margin there), plane–sdf pairs go through the plugin mesh's hull.
+#[test]
+fn geom_distance_matches_mujoco_on_sdf_scenes() {
+    assert_agrees(compare("geom_distance_sdf.bin"), 600);
 }

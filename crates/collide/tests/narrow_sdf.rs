@@ -222,3 +222,37 @@ fn box_corner_start_point_in_bowl_matches_mujoco() {
     assert!((k.pos - pos).length() < 1e-15, "{}", k.pos);
     assert!((k.normal() - normal).length() < 1e-15, "{}", k.normal());
 }
+
+/// MuJoCo 4.0.0's contacts of `sphere_on_torus_reports_half_the_lens_depth`'s pair (the torus
+/// with the box MuJoCo's compiler gives it): the first contact's `dist`, normal and position.
+/// MuJoCo 4.0.0 puts the position at the descent's end point moved by `dist/2` along the
+/// normal (older releases, by `-dist/2`); a sign slip there moves it by `|dist|`.
+#[test]
+fn sphere_on_torus_contact_position_is_mujocos() {
+    let aabb = [
+        1.4901161193847656e-08,
+        1.4901161193847656e-08,
+        7.450580596923828e-09,
+        0.49995069205760956,
+        0.49995069205760956,
+        0.1499999687075615,
+    ];
+    let t = geom(Field::Plugin(TORUS), aabb, DVec3::ZERO, DQuat::IDENTITY);
+    let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.23));
+    let cs = collide(&s, &t);
+    assert_eq!(cs.len(), 40, "MuJoCo keeps all 40 start points here");
+    let c = cs[0];
+    assert!((c.dist - -0.003602321529663763).abs() < 1e-12, "{}", c.dist);
+    let normal = DVec3::new(
+        -0.003598982333861973,
+        -0.2081623209621398,
+        -0.9780876726847219,
+    );
+    assert!((c.normal - normal).abs().max_element() < 1e-9, "{}", c.normal);
+    let pos = DVec3::new(
+        0.35249756747704564,
+        -0.03918649699319562,
+        0.14389133350483183,
+    );
+    assert!((c.pos - pos).abs().max_element() < 1e-9, "{}", c.pos);
+}

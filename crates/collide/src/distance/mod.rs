@@ -27,7 +27,7 @@
 use glam::DVec3;
 use thiserror::Error;
 
-use crate::collider::convex_geom;
+use crate::collider::{convex_geom, sdf_contacts};
 use crate::kinematics::{KinematicsError, PoseView};
 use crate::mid::{obb_overlap, Obb};
 use crate::model::{disable, GeomType, Model};
@@ -310,7 +310,11 @@ impl<'m> GeomDistance<'m> {
         let kind = dispatch(ta, tb);
         let native = self.ccd.native;
         let n = match kind {
-            Dispatch::Never => return capped,
+            // as the collider: no contacts for pairs it cannot collide (mesh or height field
+            // against sdf)
+            Dispatch::Never | Dispatch::Unsupported => return capped,
+            // `mjc_SDF` ignores the margin, so MuJoCo reports only penetrations here
+            Dispatch::Sdf => sdf_contacts(m, poses, a, b, &mut self.pre).unwrap_or(0),
             Dispatch::Convex if native => {
                 return self.convex(poses, a, b, flip, distmax).unwrap_or(capped)
             }
