@@ -279,6 +279,32 @@ mod tests {
         assert_eq!(mat_to_rowmajor(&quat_to_mat(q)), expect);
     }
 
+    /// `mujoco.mju_mulQuat` (MuJoCo 4.0.0) on two unit quaternions where its summation order
+    /// changes three of the four components' last bit against the left-to-right sum.
+    #[test]
+    fn mul_quat_runtime_rounds_as_mujoco_4() {
+        let a = quat_wxyz(
+            0.4898426394609422,
+            0.19212327828147704,
+            0.8222133923422595,
+            0.21704370979447743,
+        );
+        let b = quat_wxyz(
+            0.6309356934609797,
+            0.6277176268518326,
+            -0.45294220269321306,
+            -0.05228855205335614,
+        );
+        let mujoco = [
+            0.5722240834380072,
+            0.4840162012163433,
+            0.4431813832522612,
+            -0.4918111190612159,
+        ];
+        assert_eq!(quat_to_wxyz(mul_quat_runtime(a, b)), mujoco);
+        assert_ne!(quat_to_wxyz(mul_quat(a, b)), mujoco);
+    }
+
     /// Values from `mujoco.mju_eig3` (MuJoCo 4.0.0) on the same matrices.
     #[test]
     fn eig3_matches_mujoco() {

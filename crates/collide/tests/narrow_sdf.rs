@@ -248,7 +248,11 @@ fn sphere_on_torus_contact_position_is_mujocos() {
         -0.2081623209621398,
         -0.9780876726847219,
     );
-    assert!((c.normal - normal).abs().max_element() < 1e-9, "{}", c.normal);
+    assert!(
+        (c.normal - normal).abs().max_element() < 1e-9,
+        "{}",
+        c.normal
+    );
     let pos = DVec3::new(
         0.35249756747704564,
         -0.03918649699319562,

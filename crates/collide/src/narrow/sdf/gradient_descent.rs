@@ -461,15 +461,12 @@ pub fn sdf_pair(
         // the contact when that fails (a NaN gradient)
         let g = pair.midsurface_gradient(x);
         let n = norm3(g);
-        if !(n >= MINVAL) {
+        if n.is_nan() || n < MINVAL {
             continue;
         }
         let inv = 1.0 / n;
         points[cnt] = x;
-        let normal = rot_vec_quat(
-            -DVec3::new(g.x * inv, g.y * inv, g.z * inv),
-            g2.quat,
-        );
+        let normal = rot_vec_quat(-DVec3::new(g.x * inv, g.y * inv, g.z * inv), g2.quat);
         let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist * 0.5);
         out[cnt] = PreContact {
             dist,
