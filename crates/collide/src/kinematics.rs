@@ -4,7 +4,7 @@
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
-use crate::math::{axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz};
+use crate::math::{axis_angle_quat, mul_quat_runtime, normalize_quat, quat_to_mat, quat_wxyz};
 use crate::model::{JointType, Model, SameFrame};
 
 /// Why a configuration was rejected.
@@ -141,7 +141,10 @@ fn local_to_global(
     match same {
         SameFrame::Body => (ppos, *pmat),
         SameFrame::BodyRot => (ppos + *pmat * pos, *pmat),
-        _ => (ppos + *pmat * pos, quat_to_mat(mul_quat(pquat, quat))),
+        _ => (
+            ppos + *pmat * pos,
+            quat_to_mat(mul_quat_runtime(pquat, quat)),
+        ),
     }
 }
 
@@ -236,7 +239,7 @@ fn bodies_and_geoms(
                 xmat[parent] * body_pos[b]
             };
             pos = ppos + offset;
-            quat = mul_quat(pquat, body_quat[b]);
+            quat = mul_quat_runtime(pquat, body_quat[b]);
         }
 
         let joints = body_jntadr[b]..body_jntadr[b] + body_jntnum[b];
@@ -261,7 +264,7 @@ fn bodies_and_geoms(
                     } else {
                         axis_angle_quat(jaxis, qpos[qa] - model.qpos0[qa])
                     };
-                    quat = mul_quat(quat, local);
+                    quat = mul_quat_runtime(quat, local);
                     mat = None;
                     pos = anchor - rot_cached(jpos, quat, &mut mat);
                 }

@@ -23,7 +23,9 @@ pub fn quat_to_wxyz(q: DQuat) -> [f64; 4] {
     [q.w, q.x, q.y, q.z]
 }
 
-/// Hamilton product `a * b` (rotation `b` applied first, in the frame of `a`).
+/// Hamilton product `a * b` (rotation `b` applied first, in the frame of `a`), each
+/// component summed left to right. Kinematics and `mjc_SDF` round as MuJoCo's runtime does,
+/// with [`mul_quat_runtime`].
 #[inline]
 pub fn mul_quat(a: DQuat, b: DQuat) -> DQuat {
     quat_wxyz(
