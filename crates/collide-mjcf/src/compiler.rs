@@ -22,7 +22,7 @@ use crate::mesh_hull::build_hull_from_source;
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::sdf_mesh::plugin_mesh;
 use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
-use collide::narrow::sdf::SdfPlugin;
+use collide::narrow::sdf::{FaceBvh, SdfPlugin};
 
 /// `compiler/@inertiafromgeom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1422,6 +1422,7 @@ impl<'r> Builder<'r> {
 
         self.read_contacts(contacts, &geom_names, &body_names)?;
         self.build_collision_hulls()?;
+        self.build_face_trees()?;
         self.read_keyframes(main)?;
         Ok(())
     }
@@ -1450,6 +1451,49 @@ impl<'r> Builder<'r> {
             let hull = build_hull_from_source(mesh, source, settings)
                 .map_err(|e| MjcfError::new(self.mesh_locs[id].clone(), e))?;
             self.model.mesh[id].hull = Some(hull);
+        }
+        Ok(())
+    }
+
+    /// MuJoCo's face tree of every mesh a collidable mesh geom uses, when the model has an sdf
+    /// geom (`mjc_MeshSDF` walks it). It is built from the double-precision vertices, as
+    /// MuJoCo's compiler does before rounding them to `f32`.
+    fn build_face_trees(&mut self) -> Result<()> {
+        let m = &self.model;
+        if !m.geom_type.contains(&GeomType::Sdf) {
+            return Ok(());
+        }
+        let mut used = vec![false; m.mesh.len()];
+        for g in 0..m.ngeom() {
+            let paired = m.pair_geom1.contains(&g) || m.pair_geom2.contains(&g);
+            let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
+            if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
+            {
+                used[id] = true;
+            }
+        }
+        for id in (0..used.len()).filter(|&id| used[id]) {
+            let (source, settings) = &self.mesh_sources[id];
+            let mesh = &self.model.mesh[id];
+            let vert: Vec<DVec3> = if source.len() == mesh.vert.len() {
+                let file: Vec<[f64; 3]> = source
+                    .iter()
+                    .map(|v| [v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64])
+                    .collect();
+                crate::mesh_hull::final_vertices(&file, settings, mesh)
+                    .into_iter()
+                    .map(DVec3::from_array)
+                    .collect()
+            } else {
+                mesh.vert.clone()
+            };
+            let tree = FaceBvh::build(&vert, &mesh.face).map_err(|e| {
+                MjcfError::new(
+                    self.mesh_locs[id].clone(),
+                    format!("mesh '{}': {e}", mesh.name),
+                )
+            })?;
+            self.model.mesh[id].face_bvh = Some(tree);
         }
         Ok(())
     }

@@ -376,6 +376,7 @@ pub fn compile_mesh(name: &str, raw: RawMesh, settings: &MeshSettings) -> Result
         volume: total,
         inertia: eigval,
         hull: None,
+        face_bvh: None,
     })
 }
 

@@ -190,7 +190,7 @@ pub fn build_hull_from_source(
 
 /// The double-precision final vertices (`ApplyTransformations`, then the move to the principal
 /// frame), computed like [`crate::mesh_compile::compile_mesh`] does before rounding to `f32`.
-fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
+pub(crate) fn final_vertices(file: &[P3], settings: &MeshSettings, mesh: &Mesh) -> Vec<P3> {
     let mut vert: Vec<P3> = file.to_vec();
     // a zero refquat cannot reach here (the mesh compiled)
     let _ = crate::mesh_compile::apply_transformations(&mut vert, settings);

@@ -141,6 +141,7 @@ pub fn plugin_mesh(name: &str, plugin: &SdfPlugin) -> Result<Mesh, String> {
         volume,
         inertia: DVec3::ZERO,
         hull: None,
+        face_bvh: None,
     })
 }
 

@@ -122,7 +122,7 @@ fn collide_pair(p: &Pair, out: &mut [PreContact]) -> usize {
         Dispatch::PlaneConvex => plane_convex(&p.g1, &p.g2, p.margin, out),
         Dispatch::HFieldConvex => hfield_convex(&p.g1, &p.g2, p.margin, &p.opt, out),
         // the fixtures this bench reads have no sdf geoms
-        Dispatch::Sdf | Dispatch::Unsupported => 0,
+        Dispatch::Sdf | Dispatch::MeshSdf | Dispatch::Unsupported => 0,
     }
 }
 
@@ -134,6 +134,7 @@ fn kind(t1: GeomType, t2: GeomType) -> &'static str {
         Dispatch::PlaneConvex => "plane_convex",
         Dispatch::HFieldConvex => "hfield",
         Dispatch::Sdf => "sdf",
+        Dispatch::MeshSdf => "mesh_sdf",
         Dispatch::Unsupported => "unsupported",
     }
 }

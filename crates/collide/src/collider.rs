@@ -17,7 +17,7 @@ use crate::narrow::convex::{
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::mesh_exact::{self, MeshScratch, TriMesh, TriMeshError};
 use crate::narrow::plane_convex::plane_convex;
-use crate::narrow::sdf::{sdf_pair, Field, SdfGeom};
+use crate::narrow::sdf::{mesh_sdf_pair, sdf_pair, Field, MeshGeom, SdfGeom};
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
 /// Largest body count: body pair signatures pack two 16-bit ids.
@@ -615,15 +615,18 @@ impl<'m> Collider<'m> {
                 self.unsupported.push((g1, g2));
                 return;
             }
-            Dispatch::Sdf => match sdf_contacts(m, poses, g1, g2, &mut self.pre) {
-                Some(n) => n,
-                None => {
-                    // an sdf geom without a field (the model did not come from the compiler)
-                    stats.unsupported += 1;
-                    self.unsupported.push((g1, g2));
-                    return;
+            Dispatch::Sdf | Dispatch::MeshSdf => {
+                match sdf_contacts(m, poses, g1, g2, &mut self.pre) {
+                    Some(n) => n,
+                    None => {
+                        // an sdf geom without a field or a mesh without face tree (the model did
+                        // not come from the compiler)
+                        stats.unsupported += 1;
+                        self.unsupported.push((g1, g2));
+                        return;
+                    }
                 }
-            },
+            }
             Dispatch::Convex
                 if t2 == GeomType::Mesh
                     && (t1 == GeomType::Mesh || mesh_exact::handles(t1))
@@ -756,8 +759,9 @@ pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Conve
     }
 }
 
-/// `mjc_SDF` contacts of geoms `g1` and `g2` into `out` (their count); `None` when one is an
-/// sdf geom without a field (the model did not come from the compiler).
+/// Contacts of geom `g1` and sdf geom `g2` into `out` (their count): `mjc_MeshSDF` when `g1`
+/// is a mesh, else `mjc_SDF`. `None` when `g2` has no field or mesh `g1` no face tree (the
+/// model did not come from the compiler).
 pub(crate) fn sdf_contacts(
     m: &Model,
     poses: &PoseView,
@@ -765,7 +769,25 @@ pub(crate) fn sdf_contacts(
     g2: usize,
     out: &mut [PreContact],
 ) -> Option<usize> {
-    let (s1, s2) = (sdf_geom(m, poses, g1)?, sdf_geom(m, poses, g2)?);
+    let s2 = sdf_geom(m, poses, g2)?;
+    if m.geom_type[g1] == GeomType::Mesh {
+        let mesh = m.mesh.get(m.geom_dataid[g1]?)?;
+        let mesh1 = MeshGeom {
+            vert: &mesh.vert,
+            face: &mesh.face,
+            bvh: mesh.face_bvh.as_ref()?,
+            pos: poses.geom_xpos[g1],
+            quat: crate::math::mat_to_quat(&poses.geom_xmat[g1]),
+        };
+        return Some(mesh_sdf_pair(
+            &mesh1,
+            &s2,
+            m.opt.sdf_iterations,
+            m.opt.sdf_initpoints,
+            out,
+        ));
+    }
+    let s1 = sdf_geom(m, poses, g1)?;
     Some(sdf_pair(
         &s1,
         &s2,

@@ -253,6 +253,9 @@ pub struct Mesh {
     /// Convex hull used for collisions (MuJoCo collides meshes as their hulls); `None` when the
     /// mesh is not used by any collidable geom or pair.
     pub hull: Option<ConvexHull>,
+    /// MuJoCo's face tree, walked when a mesh geom meets an SDF geom (`mjc_MeshSDF`); `None`
+    /// when the model has no SDF geom or no collidable mesh geom uses the mesh.
+    pub face_bvh: Option<crate::narrow::sdf::FaceBvh>,
 }
 
 /// The convex hull of a mesh, in the mesh frame, with the data the convex narrow phase needs:

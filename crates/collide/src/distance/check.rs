@@ -453,7 +453,9 @@ impl<'m> CollisionChecker<'m> {
         let n = match p.kind {
             // what the collider cannot collide never collides here either
             Dispatch::Never | Dispatch::Unsupported => 0,
-            Dispatch::Sdf => sdf_contacts(m, poses, g1, g2, &mut self.pre).unwrap_or(0),
+            Dispatch::Sdf | Dispatch::MeshSdf => {
+                sdf_contacts(m, poses, g1, g2, &mut self.pre).unwrap_or(0)
+            }
             Dispatch::Analytic(f) => {
                 let shape = |g: usize| Shape {
                     pos: poses.geom_xpos[g],

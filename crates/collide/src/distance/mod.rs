@@ -310,11 +310,14 @@ impl<'m> GeomDistance<'m> {
         let kind = dispatch(ta, tb);
         let native = self.ccd.native;
         let n = match kind {
-            // as the collider: no contacts for pairs it cannot collide (mesh or height field
-            // against sdf)
+            // as the collider: no contacts for pairs it cannot collide (height field against
+            // sdf)
             Dispatch::Never | Dispatch::Unsupported => return capped,
-            // `mjc_SDF` ignores the margin, so MuJoCo reports only penetrations here
-            Dispatch::Sdf => sdf_contacts(m, poses, a, b, &mut self.pre).unwrap_or(0),
+            // `mjc_SDF` and `mjc_MeshSDF` ignore the margin, so MuJoCo reports only
+            // penetrations here
+            Dispatch::Sdf | Dispatch::MeshSdf => {
+                sdf_contacts(m, poses, a, b, &mut self.pre).unwrap_or(0)
+            }
             Dispatch::Convex if native => {
                 return self.convex(poses, a, b, flip, distmax).unwrap_or(capped)
             }

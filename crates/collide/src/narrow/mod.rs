@@ -78,9 +78,11 @@ pub enum Dispatch {
     HFieldConvex,
     /// A primitive or SDF geom against an SDF geom ([`sdf::sdf_pair`], MuJoCo's `mjc_SDF`).
     Sdf,
-    /// A pair MuJoCo 4.0.0 dispatches but this crate does not collide yet: height field–SDF
-    /// (a warning and no contacts in MuJoCo) and mesh–SDF (`mjc_MeshSDF`, which in 4.0.0 runs
-    /// `mjc_SDF` with the mesh's octree or ray-cast distance). Reported as unsupported pairs.
+    /// A mesh geom against an SDF geom ([`sdf::mesh_sdf_pair`], MuJoCo's `mjc_MeshSDF`).
+    MeshSdf,
+    /// Height field against an SDF geom, which MuJoCo 4.0.0 dispatches to a function that
+    /// warns "HField vs SDF collision not yet supported!" and returns no contacts: no
+    /// contacts here either, and the pair is reported as unsupported (the warning).
     Unsupported,
 }
 
@@ -101,7 +103,8 @@ pub fn dispatch(t1: GeomType, t2: GeomType) -> Dispatch {
         (Capsule, Box) => Dispatch::Analytic(capsule_box::capsule_box),
         (Box, Box) => Dispatch::Analytic(box_box::box_box),
         (Plane, Ellipsoid) | (Plane, Mesh) | (Plane, Sdf) => Dispatch::PlaneConvex,
-        (HField, Sdf) | (Mesh, Sdf) => Dispatch::Unsupported,
+        (HField, Sdf) => Dispatch::Unsupported,
+        (Mesh, Sdf) => Dispatch::MeshSdf,
         (_, Sdf) => Dispatch::Sdf,
         (HField, _) => Dispatch::HFieldConvex,
         _ => Dispatch::Convex,

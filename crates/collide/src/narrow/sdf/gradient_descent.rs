@@ -20,7 +20,7 @@ use crate::model::GeomType;
 use crate::narrow::{PreContact, MAX_PAIR_CONTACTS};
 
 /// MuJoCo's `mjMAXVAL`.
-const MAXVAL: f64 = 1e10;
+pub(super) const MAXVAL: f64 = 1e10;
 
 /// A distance field in its own frame: a primitive geom (MuJoCo's analytic SDFs after Quilez)
 /// or an SDF plugin.
@@ -51,16 +51,16 @@ impl Field {
     }
 }
 
-fn norm3(v: DVec3) -> f64 {
+pub(super) fn norm3(v: DVec3) -> f64 {
     (v.x * v.x + v.y * v.y + v.z * v.z).sqrt()
 }
 
-fn dot3(a: DVec3, b: DVec3) -> f64 {
+pub(super) fn dot3(a: DVec3, b: DVec3) -> f64 {
     a.x * b.x + a.y * b.y + a.z * b.z
 }
 
 /// MuJoCo's `mju_normalize3`: a vector shorter than `MINVAL` becomes +x.
-fn normalize3(v: DVec3) -> DVec3 {
+pub(super) fn normalize3(v: DVec3) -> DVec3 {
     let n = norm3(v);
     if n < MINVAL {
         DVec3::X
@@ -354,7 +354,7 @@ pub struct SdfGeom {
 
 /// MuJoCo's `mju_rotVecQuat` (`v + 2 q × (w v + q × v)`, its operation order: the start
 /// points sit on box corners, where the last bit decides which face a gradient sees).
-fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
+pub(super) fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
     if v == DVec3::ZERO {
         return DVec3::ZERO;
     }
@@ -376,7 +376,12 @@ fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
 /// coordinates in frame `a` to frame `b`. The composed quaternion is normalised, as MuJoCo
 /// 4.0.0's `mju_mulPose` does: `a = b` then gives exactly the identity.
-fn map_pose(a_pos: DVec3, a_quat: glam::DQuat, b_pos: DVec3, b_quat: glam::DQuat) -> RowPose {
+pub(super) fn map_pose(
+    a_pos: DVec3,
+    a_quat: glam::DQuat,
+    b_pos: DVec3,
+    b_quat: glam::DQuat,
+) -> RowPose {
     use crate::math::{mul_quat_runtime, normalize_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
