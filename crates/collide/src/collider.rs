@@ -777,7 +777,7 @@ pub(crate) fn sdf_contacts(
             face: &mesh.face,
             bvh: mesh.face_bvh.as_ref()?,
             pos: poses.geom_xpos[g1],
-            quat: crate::math::mat_to_quat(&poses.geom_xmat[g1]),
+            quat: geom_xquat(m, poses, g1),
         };
         return Some(mesh_sdf_pair(
             &mesh1,
