@@ -814,10 +814,11 @@ fn sdf_geom(m: &Model, poses: &PoseView, g: usize) -> Option<SdfGeom> {
     })
 }
 
-/// MuJoCo 4.0.0's `geom_xquat` of geom `g`, which `mjc_SDF` reads: the body's quaternion
-/// composed with the geom's (or the inertial frame's) as `mj_kinematics` composes it. Not
-/// `mat_to_quat(geom_xmat)`: that differs in the last bits (and may flip the sign), and
-/// the start points of the descent sit on box corners where the last bit matters.
+/// MuJoCo 4.0.0's `geom_xquat` of geom `g`, which `mjc_SDF` and `mjc_MeshSDF` read: the
+/// body's quaternion composed with the geom's (or the inertial frame's) as `mj_kinematics`
+/// composes it. Not `mat_to_quat(geom_xmat)`: that differs in the last bits (and may flip
+/// the sign), and the start points of the descent sit on box corners where the last bit
+/// matters.
 fn geom_xquat(m: &Model, poses: &PoseView, g: usize) -> glam::DQuat {
     use crate::math::mul_quat_runtime as mul_quat;
     use crate::model::SameFrame;
