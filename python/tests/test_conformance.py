@@ -175,9 +175,8 @@ def compare_state(
 
 
 # The models where `collide conformance` reports a convex-pair criterion missed (README,
-# "Conformance"): sdf_bowl, one box–bowl pair at 1e-5 depth that MuJoCo finds and gradient
-# descent here does not (the start point on a box corner makes the descent follow rounding).
-CONVEX_KNOWN = {"scenes/sdf_bowl"}
+# "Conformance"): none at present.
+CONVEX_KNOWN: set[str] = set()
 
 
 @pytest.mark.parametrize(

@@ -347,12 +347,18 @@ fn read_sdf_instances(src: &Source) -> Result<HashMap<String, SdfPlugin>> {
                 let iname = inst
                     .attr("name")
                     .ok_or_else(|| inst.err("plugin instance requires 'name'"))?;
-                let mut config = Vec::new();
+                let mut config: Vec<(String, String)> = Vec::new();
                 for c in inst.children_named("config") {
                     let key = c
                         .attr("key")
                         .ok_or_else(|| c.err("config requires 'key'"))?;
-                    config.push((key.to_string(), c.attr("value").unwrap_or("").to_string()));
+                    let value = c
+                        .attr("value")
+                        .ok_or_else(|| c.err("config requires 'value'"))?;
+                    if config.iter().any(|(k, _)| k == key) {
+                        return Err(c.err(format!("duplicate config key '{key}'")));
+                    }
+                    config.push((key.to_string(), value.to_string()));
                 }
                 let sdf = SdfPlugin::from_config(name, &config)
                     .map_err(|e| inst.err(format!("plugin instance '{iname}': {e}")))?;

@@ -91,3 +91,44 @@ fn sdf_geom_errors_name_the_problem() {
     let no_mesh = SCENE.replace(r#"<geom type="sdf" mesh="torus">"#, r#"<geom type="sdf">"#);
     assert!(error_of(&no_mesh).contains("sdf geom requires the attribute 'mesh'"));
 }
+
+/// `<config>` of an SDF plugin instance as MuJoCo 4.0.0 reads it (each case checked with
+/// `mujoco.MjModel.from_xml_string`): a key the plugin does not have (keys are
+/// case-sensitive), a repeated key, a missing `value` and a bowl whose height exceeds its
+/// radius are refused, naming the element; an empty value takes the default.
+#[test]
+fn sdf_plugin_config_keys_as_mujoco_reads_them() {
+    let bowl = r#"<config key="thickness" value="0.02"/>"#;
+    for key in ["bogus", "Thickness"] {
+        let e = error_of(&SCENE.replace(bowl, &format!(r#"<config key="{key}" value="1"/>"#)));
+        assert!(
+            e.contains(":5:")
+                && e.contains(r#"<instance name="bowl">"#)
+                && e.contains(&format!("unknown config key '{key}' for mujoco.sdf.bowl")),
+            "{e}"
+        );
+    }
+    let twice = format!(r#"{bowl}<config key="thickness" value="0.03"/>"#);
+    let e = error_of(&SCENE.replace(bowl, &twice));
+    assert!(
+        e.contains(":5:")
+            && e.contains("<config")
+            && e.contains("duplicate config key 'thickness'"),
+        "{e}"
+    );
+    let e = error_of(&SCENE.replace(bowl, r#"<config key="thickness"/>"#));
+    assert!(e.contains("config requires 'value'"), "{e}");
+    let e = error_of(&SCENE.replace(r#"value="0.4""#, r#"value="1.5""#));
+    assert!(e.contains("height") && e.contains("radius"), "{e}");
+
+    let m = collide_mjcf::load_str(&SCENE.replace(r#"value="0.02""#, r#"value=" ""#), ".")
+        .expect("an empty value takes the default");
+    assert_eq!(
+        m.geom_sdf[1],
+        Some(SdfPlugin::Bowl {
+            height: 0.4,
+            radius: 1.0,
+            thickness: 0.02
+        })
+    );
+}

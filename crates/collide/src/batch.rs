@@ -20,6 +20,8 @@ pub struct BatchPoses {
     nworld: usize,
     nbody: usize,
     ngeom: usize,
+    /// Body frame orientations of all worlds.
+    pub xquat: Vec<DQuat>,
     /// Inertial frame positions of all worlds.
     pub xipos: Vec<DVec3>,
     /// Inertial frame orientations of all worlds.
@@ -38,6 +40,7 @@ impl BatchPoses {
             nworld,
             nbody: nb,
             ngeom: ng,
+            xquat: vec![DQuat::IDENTITY; nworld * nb],
             xipos: vec![DVec3::ZERO; nworld * nb],
             ximat: vec![DMat3::IDENTITY; nworld * nb],
             geom_xpos: vec![DVec3::ZERO; nworld * ng],
@@ -57,6 +60,7 @@ impl BatchPoses {
             w * self.ngeom..(w + 1) * self.ngeom,
         );
         PoseView {
+            xquat: &self.xquat[b.clone()],
             xipos: &self.xipos[b.clone()],
             ximat: &self.ximat[b],
             geom_xpos: &self.geom_xpos[g.clone()],
@@ -76,8 +80,9 @@ impl BatchPoses {
         }
         let (nb, ng) = (self.nbody, self.ngeom);
         let chunks = self
-            .xipos
+            .xquat
             .par_chunks_mut(nb.max(1))
+            .zip(self.xipos.par_chunks_mut(nb.max(1)))
             .zip(self.ximat.par_chunks_mut(nb.max(1)))
             .zip(
                 self.geom_xpos
@@ -87,8 +92,9 @@ impl BatchPoses {
             .zip(qpos.par_chunks(nq.max(1)));
         chunks.try_for_each_init(
             || Poses::new(model),
-            |poses, (((xipos, ximat), (gpos, gmat)), q)| {
+            |poses, ((((xquat, xipos), ximat), (gpos, gmat)), q)| {
                 forward_kinematics(model, q, None::<(&[DVec3], &[DQuat])>, poses)?;
+                xquat.copy_from_slice(&poses.xquat);
                 xipos.copy_from_slice(&poses.xipos);
                 ximat.copy_from_slice(&poses.ximat);
                 gpos.copy_from_slice(&poses.geom_xpos);

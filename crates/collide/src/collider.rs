@@ -777,7 +777,7 @@ pub(crate) fn sdf_contacts(
             face: &mesh.face,
             bvh: mesh.face_bvh.as_ref()?,
             pos: poses.geom_xpos[g1],
-            quat: crate::math::mat_to_quat(&poses.geom_xmat[g1]),
+            quat: geom_xquat(m, poses, g1),
         };
         return Some(mesh_sdf_pair(
             &mesh1,
@@ -813,8 +813,29 @@ fn sdf_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> Option<SdfGeom<'a>>
         field,
         aabb: m.geom_aabb[g],
         pos: poses.geom_xpos[g],
-        quat: crate::math::mat_to_quat(&poses.geom_xmat[g]),
+        quat: geom_xquat(m, poses, g),
     })
+}
+
+/// MuJoCo 4.0.0's `geom_xquat` of geom `g`, which `mjc_SDF` and `mjc_MeshSDF` read: the
+/// body's quaternion composed with the geom's (or the inertial frame's) as `mj_kinematics`
+/// composes it. Not `mat_to_quat(geom_xmat)`: that differs in the last bits (and may flip
+/// the sign), and the start points of the descent sit on box corners where the last bit
+/// matters.
+fn geom_xquat(m: &Model, poses: &PoseView, g: usize) -> glam::DQuat {
+    use crate::math::mul_quat_runtime as mul_quat;
+    use crate::model::SameFrame;
+    let b = m.geom_bodyid[g];
+    let xquat = poses.xquat[b];
+    let xiquat = || match m.body_sameframe[b] {
+        SameFrame::Body => xquat,
+        _ => mul_quat(xquat, m.body_iquat[b]),
+    };
+    match m.geom_sameframe[g] {
+        SameFrame::None => mul_quat(xquat, m.geom_quat[g]),
+        SameFrame::Body | SameFrame::BodyRot => xquat,
+        SameFrame::Inertia | SameFrame::InertiaRot => xiquat(),
+    }
 }
 
 /// Whether MuJoCo collides geom types `(t1, t2)` analytically (no convex collider needed).

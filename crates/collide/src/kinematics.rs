@@ -4,7 +4,7 @@
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
-use crate::math::{axis_angle_quat, mul_quat, normalize_quat, quat_to_mat, quat_wxyz};
+use crate::math::{axis_angle_quat, mul_quat_runtime, normalize_quat, quat_to_mat, quat_wxyz};
 use crate::model::{JointType, Model, SameFrame};
 
 /// Why a configuration was rejected.
@@ -59,6 +59,9 @@ pub struct Poses {
 /// [`Poses::view`] or [`crate::batch::BatchPoses::world`].
 #[derive(Clone, Copy, Debug)]
 pub struct PoseView<'a> {
+    /// Body frame orientations (MuJoCo's `xquat`; `mjc_SDF` builds its geom frames from
+    /// them, as MuJoCo 4.0.0's `geom_xquat`, not from the matrices).
+    pub xquat: &'a [DQuat],
     /// Inertial frame positions.
     pub xipos: &'a [DVec3],
     /// Inertial frame orientations.
@@ -73,6 +76,7 @@ impl Poses {
     /// The poses the collision pipeline reads.
     pub fn view(&self) -> PoseView<'_> {
         PoseView {
+            xquat: &self.xquat,
             xipos: &self.xipos,
             ximat: &self.ximat,
             geom_xpos: &self.geom_xpos,
@@ -137,7 +141,10 @@ fn local_to_global(
     match same {
         SameFrame::Body => (ppos, *pmat),
         SameFrame::BodyRot => (ppos + *pmat * pos, *pmat),
-        _ => (ppos + *pmat * pos, quat_to_mat(mul_quat(pquat, quat))),
+        _ => (
+            ppos + *pmat * pos,
+            quat_to_mat(mul_quat_runtime(pquat, quat)),
+        ),
     }
 }
 
@@ -232,7 +239,7 @@ fn bodies_and_geoms(
                 xmat[parent] * body_pos[b]
             };
             pos = ppos + offset;
-            quat = mul_quat(pquat, body_quat[b]);
+            quat = mul_quat_runtime(pquat, body_quat[b]);
         }
 
         let joints = body_jntadr[b]..body_jntadr[b] + body_jntnum[b];
@@ -257,7 +264,7 @@ fn bodies_and_geoms(
                     } else {
                         axis_angle_quat(jaxis, qpos[qa] - model.qpos0[qa])
                     };
-                    quat = mul_quat(quat, local);
+                    quat = mul_quat_runtime(quat, local);
                     mat = None;
                     pos = anchor - rot_cached(jpos, quat, &mut mat);
                 }

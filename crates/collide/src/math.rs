@@ -23,7 +23,9 @@ pub fn quat_to_wxyz(q: DQuat) -> [f64; 4] {
     [q.w, q.x, q.y, q.z]
 }
 
-/// Hamilton product `a * b` (rotation `b` applied first, in the frame of `a`).
+/// Hamilton product `a * b` (rotation `b` applied first, in the frame of `a`), each
+/// component summed left to right. Kinematics and `mjc_SDF` round as MuJoCo's runtime does,
+/// with [`mul_quat_runtime`].
 #[inline]
 pub fn mul_quat(a: DQuat, b: DQuat) -> DQuat {
     quat_wxyz(
@@ -31,6 +33,20 @@ pub fn mul_quat(a: DQuat, b: DQuat) -> DQuat {
         a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
         a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
         a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+    )
+}
+
+/// The Hamilton product `a * b` rounded as MuJoCo 4.0.0's runtime `mju_mulQuat` (and
+/// `mju_mulPose`) round it: each component is the sum of the `a.w`, `a.x` terms plus the sum
+/// of the `a.y`, `a.z` terms (its vectorised build), not the left-to-right sum of
+/// [`mul_quat`]. The two differ in the last bit for most inputs.
+#[inline]
+pub fn mul_quat_runtime(a: DQuat, b: DQuat) -> DQuat {
+    quat_wxyz(
+        (a.w * b.w - a.x * b.x) - (a.y * b.y + a.z * b.z),
+        (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+        (a.w * b.z + a.x * b.y) + (a.z * b.w - a.y * b.x),
     )
 }
 
@@ -263,6 +279,32 @@ mod tests {
             0.9999999795597455,
         ];
         assert_eq!(mat_to_rowmajor(&quat_to_mat(q)), expect);
+    }
+
+    /// `mujoco.mju_mulQuat` (MuJoCo 4.0.0) on two unit quaternions where its summation order
+    /// changes three of the four components' last bit against the left-to-right sum.
+    #[test]
+    fn mul_quat_runtime_rounds_as_mujoco_4() {
+        let a = quat_wxyz(
+            0.4898426394609422,
+            0.19212327828147704,
+            0.8222133923422595,
+            0.21704370979447743,
+        );
+        let b = quat_wxyz(
+            0.6309356934609797,
+            0.6277176268518326,
+            -0.45294220269321306,
+            -0.05228855205335614,
+        );
+        let mujoco = [
+            0.5722240834380072,
+            0.4840162012163433,
+            0.4431813832522612,
+            -0.4918111190612159,
+        ];
+        assert_eq!(quat_to_wxyz(mul_quat_runtime(a, b)), mujoco);
+        assert_ne!(quat_to_wxyz(mul_quat(a, b)), mujoco);
     }
 
     /// Values from `mujoco.mju_eig3` (MuJoCo 4.0.0) on the same matrices.

@@ -169,6 +169,60 @@ fn disjoint_boxes_and_start_point_budget() {
     }
 }
 
+/// `scenes/sdf_bowl`, state 4: a box resting in `mujoco.sdf.bowl`, 1e-4 deep. The first
+/// Halton start point is the box's corner, where the last bit of the box's frame decides
+/// which face the box gradient sees and so where the descent ends. MuJoCo 4.0.0 builds the
+/// frames of `mjc_SDF` from `geom_xquat` (here the free joint's normalised quaternion, not
+/// `mat2Quat(geom_xmat)`, which differs in the last bits) and composes them by `mju_mulPose`,
+/// which normalises (so the box frame relative to itself is exactly the identity). With
+/// either one off, the descent found a different contact (dist -4.9e-5, normal 28° away).
+/// Values from MuJoCo 4.0.0 on this model.
+#[test]
+fn box_corner_start_point_in_bowl_matches_mujoco() {
+    let m = collide_mjcf::load_str(
+        r#"<mujoco>
+  <extension><plugin plugin="mujoco.sdf.bowl"><instance name="bowl"/></plugin></extension>
+  <asset><mesh name="bowl"><plugin instance="bowl"/></mesh></asset>
+  <worldbody>
+    <body pos="0 0 1.05"><geom type="sdf" mesh="bowl"><plugin instance="bowl"/></geom></body>
+    <body><freejoint/><geom type="box" size=".08 .06 .05"/></body>
+  </worldbody>
+</mujoco>"#,
+        ".",
+    )
+    .expect("test model compiles");
+    let qpos = [
+        -0.15293896541847388,
+        -0.23190550107527982,
+        0.19319236048206373,
+        0.8279630648379485,
+        -0.47639885463498965,
+        0.14598224807405447,
+        -0.2573139673897784,
+    ];
+    let mut poses = collide::Poses::new(&m);
+    collide::forward_kinematics(&m, &qpos, None, &mut poses).expect("finite qpos");
+    let mut c = collide::Collider::new(&m).expect("collider");
+    let mut out = Vec::new();
+    c.detect(&poses, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let k = &out[0];
+    assert_eq!(k.geom, [1, 0]);
+    assert_eq!(k.dist, -8.529150260202062e-05);
+    let pos = DVec3::new(
+        -0.21706338709229783,
+        -0.20353625511208698,
+        0.11616678020783297,
+    );
+    let normal = DVec3::new(
+        -0.049999371997446175,
+        -0.007256138215880365,
+        -0.9987228901242091,
+    );
+    assert!((k.pos - pos).length() < 1e-15, "{}", k.pos);
+    assert!((k.normal() - normal).length() < 1e-15, "{}", k.normal());
+}
+
 /// MuJoCo 4.0.0's contacts of `sphere_on_torus_reports_half_the_lens_depth`'s pair (the torus
 /// with the box MuJoCo's compiler gives it): the first contact's `dist`, normal and position.
 /// MuJoCo 4.0.0 puts the position at the descent's end point moved by `dist/2` along the

@@ -8,9 +8,9 @@
 //! intersection `max(A, B)` projects the point; a contact is kept when that value is `<= 0`
 //! and the point is new. Its normal is the negated gradient of the mid-surface `A − B`
 //! (normalised gradients subtracted), pointing from geom 1 to geom 2; `dist` is the
-//! intersection value, and `pos` is the point moved by `dist/2` along the normal (MuJoCo 4.0.0
-//! puts it there; older releases moved it by `-dist/2`). The margin
-//! plays no part, as in MuJoCo.
+//! intersection value, and `pos` is the point moved by `dist/2` along the normal (MuJoCo
+//! 4.0.0's `addPreContact`, measured; older sources moved it by `-dist/2`). The margin plays
+//! no part, as in MuJoCo.
 
 use glam::DVec3;
 
@@ -378,30 +378,19 @@ pub(super) fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
     )
 }
 
-/// MuJoCo 4.0.0's `mju_mulQuat`: each component summed pairwise, `(t0 + t1) + (t2 + t3)`
-/// (measured bit for bit; `b⁻¹ ∘ b` then has an exactly zero vector part).
-fn mul_quat_pairwise(a: glam::DQuat, b: glam::DQuat) -> glam::DQuat {
-    glam::DQuat::from_xyzw(
-        (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
-        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
-        (a.w * b.z + a.x * b.y) + (-(a.y * b.x) + a.z * b.w),
-        (a.w * b.w - a.x * b.x) + (-(a.y * b.y) - a.z * b.z),
-    )
-}
-
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
-/// coordinates in frame `a` to frame `b`.
+/// coordinates in frame `a` to frame `b`. The composed quaternion is normalised, as MuJoCo
+/// 4.0.0's `mju_mulPose` does: `a = b` then gives exactly the identity.
 pub(super) fn map_pose(
     a_pos: DVec3,
     a_quat: glam::DQuat,
     b_pos: DVec3,
     b_quat: glam::DQuat,
 ) -> RowPose {
-    use crate::math::{normalize_quat, quat_to_mat};
+    use crate::math::{mul_quat_runtime, normalize_quat, quat_to_mat};
     let neg_quat = b_quat.conjugate();
     let neg_pos = -rot_vec_quat(b_pos, neg_quat);
-    // mju_mulPose normalises the product
-    let quat = normalize_quat(mul_quat_pairwise(neg_quat, a_quat));
+    let quat = normalize_quat(mul_quat_runtime(neg_quat, a_quat));
     let pos = rot_vec_quat(a_pos, neg_quat) + neg_pos;
     RowPose {
         pos,
@@ -478,11 +467,19 @@ pub fn sdf_pair(
         if cnt == cap {
             break;
         }
+        // MuJoCo 4.0.0 normalises the (already unit) mid-surface gradient once more and drops
+        // the contact when that fails (a NaN gradient)
+        let g = pair.midsurface_gradient(x);
+        let n = norm3(g);
+        if n.is_nan() || n < MINVAL {
+            continue;
+        }
+        let inv = 1.0 / n;
         points[cnt] = x;
-        let normal = rot_vec_quat(-pair.midsurface_gradient(x), g2.quat);
+        let normal = rot_vec_quat(-DVec3::new(g.x * inv, g.y * inv, g.z * inv), g2.quat);
         // MuJoCo 4.0.0's contact sits at x + dist/2 along the normal (measured: the sources
         // read -dist/2)
-        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist / 2.0);
+        let pos = rot_vec_quat(x, g2.quat) + g2.pos + normal * (dist * 0.5);
         out[cnt] = PreContact {
             dist,
             pos,

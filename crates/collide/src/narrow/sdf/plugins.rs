@@ -64,13 +64,23 @@ pub enum SdfPlugin {
 pub enum SdfPluginError {
     /// The plugin name is not one of the five SDF plugins.
     UnknownPlugin(String),
-    /// A `config` value is missing (where required), not a number, or not finite.
+    /// A `config` value is not a number, or not finite.
     BadConfig {
         /// Config key.
         key: String,
-        /// The value given (empty when missing).
+        /// The value given.
         value: String,
     },
+    /// A `config` key the plugin does not have (MuJoCo 4.0.0 refuses the model).
+    UnknownKey {
+        /// The plugin's name.
+        plugin: String,
+        /// The key given.
+        key: String,
+    },
+    /// Values the plugin refuses at initialisation: a bowl whose `height` exceeds its
+    /// `radius` in magnitude (MuJoCo's "Invalid height or radius in Bowl plugin").
+    Invalid(&'static str),
 }
 
 impl std::fmt::Display for SdfPluginError {
@@ -83,6 +93,14 @@ impl std::fmt::Display for SdfPluginError {
             SdfPluginError::BadConfig { key, value } => {
                 write!(f, "config '{key}' = '{value}' is not a finite number")
             }
+            SdfPluginError::UnknownKey { plugin, key } => {
+                let keys = SdfPlugin::config_keys(plugin).unwrap_or(&[]).join(", ");
+                write!(
+                    f,
+                    "unknown config key '{key}' for {plugin} (its keys: {keys})"
+                )
+            }
+            SdfPluginError::Invalid(why) => f.write_str(why),
         }
     }
 }
@@ -90,45 +108,73 @@ impl std::fmt::Display for SdfPluginError {
 impl std::error::Error for SdfPluginError {}
 
 impl SdfPlugin {
+    /// The `config` keys of the plugin named `plugin` (`mujoco.sdf.torus`, …), in MuJoCo's
+    /// order; `None` for a name that is not one of the five.
+    pub fn config_keys(plugin: &str) -> Option<&'static [&'static str]> {
+        Some(match plugin {
+            "mujoco.sdf.torus" => &["radius1", "radius2"],
+            "mujoco.sdf.bowl" => &["height", "radius", "thickness"],
+            "mujoco.sdf.nut" | "mujoco.sdf.bolt" => &["radius"],
+            "mujoco.sdf.gear" => &["alpha", "diameter", "teeth", "thickness", "innerdiameter"],
+            _ => return None,
+        })
+    }
+
     /// Builds a plugin from its MJCF name (`mujoco.sdf.torus`, …) and `config` key/value
-    /// pairs; a missing key takes MuJoCo's default (gear's `alpha` has none and is required).
-    /// Unknown keys are ignored, as MuJoCo ignores them.
+    /// pairs, as MuJoCo 4.0.0 does: a missing key, or an empty (all-blank) value, takes the
+    /// default; a key the plugin does not have is an error, as is a bowl with
+    /// `|height| > radius`. (Repeated keys are the MJCF reader's to refuse.)
     pub fn from_config(plugin: &str, config: &[(String, String)]) -> Result<Self, SdfPluginError> {
-        let get = |key: &str, default: Option<f64>| -> Result<f64, SdfPluginError> {
-            let bad = |value: &str| SdfPluginError::BadConfig {
-                key: key.to_string(),
-                value: value.to_string(),
-            };
+        let keys = Self::config_keys(plugin)
+            .ok_or_else(|| SdfPluginError::UnknownPlugin(plugin.to_string()))?;
+        if let Some((k, _)) = config.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+            return Err(SdfPluginError::UnknownKey {
+                plugin: plugin.to_string(),
+                key: k.clone(),
+            });
+        }
+        let get = |key: &str, default: f64| -> Result<f64, SdfPluginError> {
             match config.iter().rev().find(|(k, _)| k == key) {
-                Some((_, v)) => match v.trim().parse::<f64>() {
+                Some((_, v)) if !v.trim().is_empty() => match v.trim().parse::<f64>() {
                     Ok(x) if x.is_finite() => Ok(x),
-                    _ => Err(bad(v)),
+                    _ => Err(SdfPluginError::BadConfig {
+                        key: key.to_string(),
+                        value: v.to_string(),
+                    }),
                 },
-                None => default.ok_or_else(|| bad("")),
+                _ => Ok(default),
             }
         };
         Ok(match plugin {
             "mujoco.sdf.torus" => SdfPlugin::Torus {
-                radius1: get("radius1", Some(0.35))?,
-                radius2: get("radius2", Some(0.15))?,
+                radius1: get("radius1", 0.35)?,
+                radius2: get("radius2", 0.15)?,
             },
-            "mujoco.sdf.bowl" => SdfPlugin::Bowl {
-                height: get("height", Some(0.4))?,
-                radius: get("radius", Some(1.0))?,
-                thickness: get("thickness", Some(0.02))?,
-            },
+            "mujoco.sdf.bowl" => {
+                let (height, radius) = (get("height", 0.4)?, get("radius", 1.0)?);
+                if radius * radius < height * height {
+                    return Err(SdfPluginError::Invalid(
+                        "invalid bowl: |height| exceeds radius (MuJoCo refuses it)",
+                    ));
+                }
+                SdfPlugin::Bowl {
+                    height,
+                    radius,
+                    thickness: get("thickness", 0.02)?,
+                }
+            }
             "mujoco.sdf.nut" => SdfPlugin::Nut {
-                radius: get("radius", Some(0.26))?,
+                radius: get("radius", 0.26)?,
             },
             "mujoco.sdf.bolt" => SdfPlugin::Bolt {
-                radius: get("radius", Some(0.255))?,
+                radius: get("radius", 0.255)?,
             },
             "mujoco.sdf.gear" => SdfPlugin::Gear {
-                alpha: get("alpha", Some(0.0))?,
-                diameter: get("diameter", Some(2.8))?,
-                teeth: get("teeth", Some(25.0))?,
-                thickness: get("thickness", Some(0.2))?,
-                innerdiameter: get("innerdiameter", Some(-1.0))?,
+                alpha: get("alpha", 0.0)?,
+                diameter: get("diameter", 2.8)?,
+                teeth: get("teeth", 25.0)?,
+                thickness: get("thickness", 0.2)?,
+                innerdiameter: get("innerdiameter", -1.0)?,
             },
             other => return Err(SdfPluginError::UnknownPlugin(other.to_string())),
         })
