@@ -68,6 +68,10 @@ pub const MAX_MESH_CONTACTS: usize = 4;
 /// Tolerance of the cone tests, on unit vectors.
 const CONE_EPS: f64 = 1e-7;
 
+/// Angle (radians, small) under which a penetrating edge pair's witness may lie outside the
+/// other shape, seen from the other witness: a witness grazing the surface at a sharp edge.
+const GRAZE: f64 = 0.02;
+
 /// Closest-point parameters closer than this to a segment end count as the end.
 const END_EPS: f64 = 1e-9;
 
@@ -594,9 +598,11 @@ fn triangle_core(
                     continue;
                 }
                 // a penetrating edge pair is real only if each witness is inside the other
-                // shape (away from convex shapes, crossed edges can be far apart)
+                // shape (away from convex shapes, crossed edges can be far apart); a witness
+                // may graze the other's surface (the segment between the witnesses leaving it
+                // at less than `GRAZE` radians, at a sharp edge)
                 if dist < 0.0 && r == 0.0 {
-                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
+                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
                     if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
                         continue;
                     }
