@@ -951,8 +951,16 @@ pub fn mesh_mesh(
                         continue;
                     }
                     let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
+                    let lo1 = c1[0].min(c1[1]).min(c1[2]) - grow;
+                    let hi1 = c1[0].max(c1[1]).max(c1[2]) + grow;
                     for &t2 in &m2.order[sb..sb + b.count as usize] {
                         let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
+                        // the triangles' boxes apart by more than the margin
+                        if c2[0].min(c2[1]).min(c2[2]).cmpgt(hi1).any()
+                            || c2[0].max(c2[1]).max(c2[2]).cmplt(lo1).any()
+                        {
+                            continue;
+                        }
                         if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
                             continue;
                         }
