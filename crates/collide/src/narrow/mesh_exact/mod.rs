@@ -43,11 +43,16 @@
 //! deepest core point or vertex inside by the field is refined on the triangles and reported,
 //! so deep containment is not missed.
 //!
-//! Limits: crossed edges of a box and a mesh in penetration where no vertex of either is
-//! inside the other can be missed (pinned by the ignored test
-//! `box_octahedron_edges_crossing_missed`); depths are per feature (a vertex's distance to the
-//! nearest surface, an edge pair's separation along their common normal), not the minimal
-//! translation of the whole pair.
+//! **Mesh against mesh** uses the fields to bound the work: tree nodes and triangles farther
+//! than the margin from the other mesh's surface by its field are skipped, only triangle pairs
+//! that meet or lie within the margin (separating axes of two triangles) are tested feature by
+//! feature, and the vertices inside the other mesh come from one pass over the vertices (the
+//! field's value, refined on the triangles only where it cannot rule inside out).
+//!
+//! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
+//! separation along their common normal), not the minimal translation of the whole pair. A
+//! penetrating edge pair counts only if each witness is inside the other shape, up to a grazing
+//! angle of `GRAZE` (0.02 rad; `box_octahedron_edges_crossing_found`).
 
 use std::cell::Cell;
 
@@ -654,9 +659,10 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
 }
 
 /// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
-/// `(rot, off)`) that lie surely inside `outer` by its signed distance field and were not met
-/// by the triangle pairs (`cache`, by vertex id): each refined on the triangles
-/// ([`TriMesh::nearest`]). Candidates in `outer`'s frame, normals out of `outer`.
+/// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
+/// `outer`: those its signed distance field does not put outside by more than the field's error
+/// bound are refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest
+/// feature, or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
 fn deep_vertices(
     outer: &TriMesh,
     inner: &TriMesh,
@@ -878,8 +884,10 @@ fn triangle_as_core<'a>(
 }
 
 /// Mesh (geom 1, placed by `s1`) against mesh (geom 2, placed by `s2`): the two triangle trees
-/// descended together, triangle pairs tested both ways (each one's vertices against the
-/// other's triangle) and edge against edge. Normals from mesh 1 to mesh 2, at most
+/// descended together (nodes and triangles the other mesh's field puts farther than the margin
+/// from its surface skipped), triangle pairs that meet or lie within the margin tested both
+/// ways (each one's vertices against the other's triangle) and edge against edge, then each
+/// mesh's vertices inside the other (`deep_vertices`). Normals from mesh 1 to mesh 2, at most
 /// [`MAX_MESH_CONTACTS`] contacts.
 #[allow(clippy::too_many_arguments)]
 pub fn mesh_mesh(
