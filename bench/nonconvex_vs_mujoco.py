@@ -2,7 +2,9 @@
 `<geom type="sdf" mesh="…"/>`, which MuJoCo >= 3.3.5 compiles into an octree SDF without a
 plugin; gradient descent from `sdf_initpoints` Halton starts) against collide's exact mesh path
 (`collide bench MODEL --mesh exact`, the same meshes as `type="mesh"`), on scenes generated
-here: a torus on a rod, a ball in a bowl, a pile of tori and mugs.
+here: a torus on a rod, a ball in a bowl, a pile of tori and mugs overlapping by up to 14 mm,
+and the same pile at rest (settled by MuJoCo's own sdf simulation, states kept in
+bench/nonconvex_pile_resting.json; delete it to settle again).
 
 Both sides time collision detection alone over the same states (poses precomputed), one
 thread; MuJoCo from C when a compiler is available (see mujoco_vs_collide.py). Contact counts
@@ -122,24 +124,14 @@ def scenes():
         states,
     )
     # a pile: three tori and three mugs (each mug a cup and a torus handle) in a column, each
-    # object touching the ones below with a few mm of overlap, with random tilts
-    tv2, tf2 = torus(0.05, 0.015, 48, 24)
-    mv, mf = mug(0.04, 0.08, 0.006, 48)
-    hv, hf = torus(0.025, 0.006, 32, 12)
-    bodies = []
-    nobj = 6
-    for i in range(nobj):
-        if i % 2 == 0:
-            bodies.append('<body><freejoint/><geom type="{kind}" mesh="ring"/></body>')
-        else:
-            bodies.append('<body><freejoint/><geom type="{kind}" mesh="cup"/>'
-                          '<geom type="{kind}" mesh="handle" pos="0.045 0 0.04" '
-                          'euler="90 0 0"/></body>')
+    # object overlapping the ones below by up to 14 mm (a cup through a ring's hole is 5 mm
+    # into the ring all round), with random tilts
+    pile_meshes, bodies = pile()
     states = []
     for s in range(6):
         q = []
         z = 0.0
-        for i in range(nobj):
+        for i in range(len(bodies)):
             ax = rng.normal(size=3)
             ax /= np.linalg.norm(ax)
             ang = rng.uniform(0, 0.5)
@@ -147,13 +139,56 @@ def scenes():
             q += [rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), z, *quat]
             z += 0.025 if i % 2 == 0 else 0.07
         states.append(q)
-    out["mesh_pile"] = (
-        {"ring": (tv2, tf2), "cup": (mv, mf), "handle": (hv, hf)},
-        "\n    ".join(bodies),
-        "",
-        states,
-    )
+    out["mesh_pile"] = (pile_meshes, "\n    ".join(bodies), "", states)
+    # the same objects at rest: dropped from a spread-out column onto a floor and settled by
+    # MuJoCo's own sdf simulation (RESTING, made once by settle_pile), timed without the floor
+    out["pile_resting"] = (pile_meshes, "\n    ".join(bodies), "", resting_states(states[0]))
     return out
+
+
+def pile():
+    """The pile's meshes and bodies: three tori and three mugs (a cup and a torus handle)."""
+    tv, tf = torus(0.05, 0.015, 48, 24)
+    mv, mf = mug(0.04, 0.08, 0.006, 48)
+    hv, hf = torus(0.025, 0.006, 32, 12)
+    bodies = []
+    for i in range(6):
+        if i % 2 == 0:
+            bodies.append('<body><freejoint/><geom type="{kind}" mesh="ring"/></body>')
+        else:
+            bodies.append('<body><freejoint/><geom type="{kind}" mesh="cup"/>'
+                          '<geom type="{kind}" mesh="handle" pos="0.045 0 0.04" '
+                          'euler="90 0 0"/></body>')
+    return {"ring": (tv, tf), "cup": (mv, mf), "handle": (hv, hf)}, bodies
+
+
+RESTING = Path(__file__).resolve().parent / "nonconvex_pile_resting.json"
+
+
+def resting_states(column):
+    """The resting pile's states (made by `settle_pile` when RESTING is missing)."""
+    if not RESTING.exists():
+        settle_pile(column)
+    return json.loads(RESTING.read_text())["qpos"]
+
+
+def settle_pile(column, steps=1500, keep=6, every=100):
+    """Drops the pile's objects (the first overlapping state with the column spread 11 cm apart)
+    onto a floor under gravity with MuJoCo's sdf collision and writes the last `keep` states,
+    `every` steps apart, to RESTING (about a minute)."""
+    meshes, bodies = pile()
+    xml = scene("sdf", meshes, "\n    ".join(bodies), '<geom type="plane" size="1 1 0.1" pos="0 0 -0.02"/>')
+    m = mujoco.MjModel.from_xml_string(xml.replace('<flag gravity="disable"/>', ""))
+    d = mujoco.MjData(m)
+    q = np.array(column, dtype=float)
+    q[2::7] = 0.11 * np.arange(len(q) // 7)
+    d.qpos[:] = q
+    kept = []
+    for k in range(steps):
+        mujoco.mj_step(m, d)
+        if k >= steps - keep * every and (k + 1) % every == 0:
+            kept.append([round(x, 9) for x in d.qpos])
+    RESTING.write_text(json.dumps({"steps": steps, "every": every, "qpos": kept}) + "\n")
 
 
 def main():

@@ -43,11 +43,16 @@
 //! deepest core point or vertex inside by the field is refined on the triangles and reported,
 //! so deep containment is not missed.
 //!
-//! Limits: crossed edges of a box and a mesh in penetration where no vertex of either is
-//! inside the other can be missed (pinned by the ignored test
-//! `box_octahedron_edges_crossing_missed`); depths are per feature (a vertex's distance to the
-//! nearest surface, an edge pair's separation along their common normal), not the minimal
-//! translation of the whole pair.
+//! **Mesh against mesh** uses the fields to bound the work: tree nodes and triangles farther
+//! than the margin from the other mesh's surface by its field are skipped, only triangle pairs
+//! that meet or lie within the margin (separating axes of two triangles) are tested feature by
+//! feature, and the vertices inside the other mesh come from one pass over the vertices (the
+//! field's value, refined on the triangles only where it cannot rule inside out).
+//!
+//! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
+//! separation along their common normal), not the minimal translation of the whole pair. A
+//! penetrating edge pair counts only if each witness is inside the other shape, up to a grazing
+//! angle of `GRAZE` (0.02 rad; `box_octahedron_edges_crossing_found`).
 
 use std::cell::Cell;
 
@@ -68,6 +73,10 @@ pub const MAX_MESH_CONTACTS: usize = 4;
 /// Tolerance of the cone tests, on unit vectors.
 const CONE_EPS: f64 = 1e-7;
 
+/// Angle (radians, small) under which a penetrating edge pair's witness may lie outside the
+/// other shape, seen from the other witness: a witness grazing the surface at a sharp edge.
+const GRAZE: f64 = 0.02;
+
 /// Closest-point parameters closer than this to a segment end count as the end.
 const END_EPS: f64 = 1e-9;
 
@@ -83,6 +92,12 @@ pub struct MeshScratch {
     /// Nearest points of mesh 2's vertices on mesh 1, and of mesh 1's on mesh 2 (one call).
     near12: Vec<Cell<Option<Near>>>,
     near21: Vec<Cell<Option<Near>>>,
+    /// Per node then per triangle of mesh 1 (2), whether it may come near mesh 2's (1's)
+    /// surface by that mesh's field: 0 not yet known, 1 near, 2 far (one call).
+    near_surface1: Vec<u8>,
+    near_surface2: Vec<u8>,
+    /// Mesh 2's vertices in mesh 1's frame (one call).
+    vert2: Vec<DVec3>,
 }
 
 impl MeshScratch {
@@ -470,22 +485,8 @@ fn triangle_core(
                 }
                 // outside, beside this triangle: its edge or vertex may be the closest feature
             } else {
-                let normal = match fnear {
-                    Feature::Face => Some(mesh.normal[tn]),
-                    _ if depth <= 0.0 => None,
-                    Feature::Edge(k) => {
-                        let u = (qn - p) / depth;
-                        Some(mesh.edge_cone(tn, k, u).unwrap_or(u))
-                    }
-                    Feature::Vertex(k) => {
-                        let u = (qn - p) / depth;
-                        Some(mesh.vertex_cone(mesh.tri[tn][k] as usize, u).unwrap_or(u))
-                    }
-                };
-                let Some(normal) = normal else { continue };
-                let dist = -depth - r;
-                if dist <= margin {
-                    push(dist, qn, p - normal * r, normal);
+                if let Some(c) = inside_cand(mesh, p, (depth, qn, tn, fnear, inside), r, margin) {
+                    push(c.dist, c.pos, c.pos, c.normal);
                 }
                 continue;
             }
@@ -602,9 +603,11 @@ fn triangle_core(
                     continue;
                 }
                 // a penetrating edge pair is real only if each witness is inside the other
-                // shape (away from convex shapes, crossed edges can be far apart)
+                // shape (away from convex shapes, crossed edges can be far apart); a witness
+                // may graze the other's surface (the segment between the witnesses leaving it
+                // at less than `GRAZE` radians, at a sharp edge)
                 if dist < 0.0 && r == 0.0 {
-                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length()));
+                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
                     if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
                         continue;
                     }
@@ -625,6 +628,68 @@ fn triangle_core(
             if feat == Feature::Face && dist <= margin && (core.centre - x).dot(n) >= -r {
                 push(dist, pe - n * se, pe - n * r, n);
             }
+        }
+    }
+}
+
+/// The candidate of a point `p` inside `mesh` (mesh frame) whose nearest surface point is
+/// `near` ([`TriMesh::nearest`]), for a core of radius `r`: `dist = -depth - r`, the normal the
+/// nearest face's (towards the nearest edge or vertex, kept in its cone when it lies there), out
+/// of the mesh; `None` beyond the margin or at zero depth off a face.
+fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Option<Cand> {
+    let (depth, qn, tn, fnear, _) = near;
+    let normal = match fnear {
+        Feature::Face => mesh.normal[tn],
+        _ if depth <= 0.0 => return None,
+        Feature::Edge(k) => {
+            let u = (qn - p) / depth;
+            mesh.edge_cone(tn, k, u).unwrap_or(u)
+        }
+        Feature::Vertex(k) => {
+            let u = (qn - p) / depth;
+            mesh.vertex_cone(mesh.tri[tn][k] as usize, u).unwrap_or(u)
+        }
+    };
+    let dist = -depth - r;
+    (dist <= margin).then(|| Cand {
+        dist,
+        pos: (qn + p - normal * r) * 0.5,
+        normal,
+    })
+}
+
+/// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
+/// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
+/// `outer`: those its signed distance field does not put outside by more than the field's error
+/// bound are refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest
+/// feature, or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
+fn deep_vertices(
+    outer: &TriMesh,
+    inner: &TriMesh,
+    (rot, off): (DMat3, DVec3),
+    cache: &[NearCell],
+    margin: f64,
+    cand: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
+    let (lo, hi) = (outer.nodes[0].lo, outer.nodes[0].hi);
+    let eb = outer.sdf.error_bound();
+    for (i, (v, n)) in inner.vert.iter().zip(&inner.vnormal).enumerate() {
+        if *n == DVec3::ZERO || cache[i].get().is_some() {
+            continue;
+        }
+        let p = rot * *v + off;
+        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+            continue;
+        }
+        let value = outer.sdf.value(p);
+        if value >= eb {
+            continue;
+        }
+        let near = outer.nearest(p, stack);
+        cache[i].set(Some(near));
+        if near.4 || value < -eb {
+            cand.extend(inside_cand(outer, p, near, 0.0, margin));
         }
     }
 }
@@ -819,8 +884,10 @@ fn triangle_as_core<'a>(
 }
 
 /// Mesh (geom 1, placed by `s1`) against mesh (geom 2, placed by `s2`): the two triangle trees
-/// descended together, triangle pairs tested both ways (each one's vertices against the
-/// other's triangle) and edge against edge. Normals from mesh 1 to mesh 2, at most
+/// descended together (nodes and triangles the other mesh's field puts farther than the margin
+/// from its surface skipped), triangle pairs that meet or lie within the margin tested both
+/// ways (each one's vertices against the other's triangle) and edge against edge, then each
+/// mesh's vertices inside the other (`deep_vertices`). Normals from mesh 1 to mesh 2, at most
 /// [`MAX_MESH_CONTACTS`] contacts.
 #[allow(clippy::too_many_arguments)]
 pub fn mesh_mesh(
@@ -846,6 +913,17 @@ pub fn mesh_mesh(
         cache.clear();
         cache.resize(n, Cell::new(None));
     }
+    let reach = margin.max(0.0);
+    scratch.vert2.clear();
+    scratch.vert2.extend(m2.vert.iter().map(|&v| rot * v + off));
+    let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
+    for (memo, n) in [
+        (&mut scratch.near_surface1, n1 + m1.tri.len()),
+        (&mut scratch.near_surface2, n2 + m2.tri.len()),
+    ] {
+        memo.clear();
+        memo.resize(n, 0);
+    }
     scratch.pair_stack.clear();
     scratch.pair_stack.push((0, 0));
     let mut roots_overlap = false;
@@ -857,11 +935,50 @@ pub fn mesh_mesh(
             continue;
         }
         roots_overlap = true;
+        // a node wholly farther than the margin from the other mesh's surface (outside it, or
+        // deep inside, where `deep_vertices` finds its vertices) meets no feature of it
+        let (memo1, memo2) = (&mut scratch.near_surface1, &mut scratch.near_surface2);
+        let ball_a = || {
+            (
+                (irot * ((a.lo + a.hi) * 0.5) + ioff),
+                (a.hi - a.lo).length() * 0.5,
+            )
+        };
+        if !near_surface(memo1, i as usize, m2, ball_a, reach)
+            || !near_surface(memo2, j as usize, m1, || (cb, hb_len(b)), reach)
+        {
+            continue;
+        }
         match (a.count > 0, b.count > 0) {
             (true, true) => {
                 let (sa, sb) = (a.first as usize, b.first as usize);
+                let vert2 = &scratch.vert2;
                 for &t1 in &m1.order[sa..sa + a.count as usize] {
+                    let ball1 = || ball(m1.corners(t1 as usize).map(|v| irot * v + ioff));
+                    if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
+                        continue;
+                    }
+                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
+                    let lo1 = c1[0].min(c1[1]).min(c1[2]) - grow;
+                    let hi1 = c1[0].max(c1[1]).max(c1[2]) + grow;
                     for &t2 in &m2.order[sb..sb + b.count as usize] {
+                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
+                        // the triangles' boxes apart by more than the margin
+                        if c2[0].min(c2[1]).min(c2[2]).cmpgt(hi1).any()
+                            || c2[0].max(c2[1]).max(c2[2]).cmplt(lo1).any()
+                        {
+                            continue;
+                        }
+                        if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
+                            continue;
+                        }
+                        // the triangles must meet or lie within the margin: a triangle wholly
+                        // beyond or behind the other gives no near feature pair, and its
+                        // vertices deep inside the other mesh are found by `deep_vertices`
+                        let nm2 = rot * m2.normal[t2 as usize];
+                        if triangles_apart(&c1, &c2, nm1, nm2, reach) {
+                            continue;
+                        }
                         triangle_pair(
                             m1,
                             t1 as usize,
@@ -898,6 +1015,31 @@ pub fn mesh_mesh(
             }
         }
     }
+    if roots_overlap {
+        deep_vertices(
+            m1,
+            m2,
+            (rot, off),
+            &scratch.near12,
+            margin,
+            &mut scratch.cand,
+            &mut scratch.stack,
+        );
+        let start = scratch.cand.len();
+        deep_vertices(
+            m2,
+            m1,
+            (irot, ioff),
+            &scratch.near21,
+            margin,
+            &mut scratch.cand,
+            &mut scratch.stack,
+        );
+        for c in &mut scratch.cand[start..] {
+            c.pos = rot * c.pos + off;
+            c.normal = -(rot * c.normal);
+        }
+    }
     if scratch.cand.is_empty() && roots_overlap {
         // no surface features near each other: one mesh may lie wholly inside the other
         let stack = &mut scratch.stack;
@@ -914,6 +1056,39 @@ pub fn mesh_mesh(
         scratch.cand.extend(deeper);
     }
     reduce(scratch, s1.pos, &s1.mat, false, out)
+}
+
+/// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
+fn hb_len(n: &Node) -> f64 {
+    (n.hi - n.lo).length() * 0.5
+}
+
+/// Centroid of a triangle and the distance from it to the farthest corner.
+fn ball([a, b, c]: [DVec3; 3]) -> (DVec3, f64) {
+    let mid = (a + b + c) / 3.0;
+    let r2 = mid
+        .distance_squared(a)
+        .max(mid.distance_squared(b))
+        .max(mid.distance_squared(c));
+    (mid, r2.sqrt())
+}
+
+/// Whether a ball (`ball()`: centre in `other`'s frame, radius) may come within `reach` of
+/// `other`'s surface by its signed distance field (`|value| - error_bound` bounds the distance
+/// from below); memoised in `memo[k]` (0 unknown, 1 near, 2 far).
+fn near_surface(
+    memo: &mut [u8],
+    k: usize,
+    other: &TriMesh,
+    ball: impl FnOnce() -> (DVec3, f64),
+    reach: f64,
+) -> bool {
+    if memo[k] == 0 {
+        let (c, r) = ball();
+        let far = other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach;
+        memo[k] = if far { 2 } else { 1 };
+    }
+    memo[k] == 1
 }
 
 /// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when
@@ -939,8 +1114,42 @@ fn contained(
     deepest_inside(outer, &mut points, 0.0, stack)
 }
 
-/// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2`, in mesh 1's frame;
-/// `fwd` maps mesh 2's frame into mesh 1's and `inv` back.
+/// Whether triangles `a` and `b` (unit normals `na`, `nb`) are farther apart than `reach` along
+/// one of the separating axes of two triangles (the two normals and the nine edge
+/// cross products). Conservative: triangles within `reach` of each other are never apart.
+fn triangles_apart(a: &[DVec3; 3], b: &[DVec3; 3], na: DVec3, nb: DVec3, reach: f64) -> bool {
+    // `t` wholly more than `reach` to one side of the plane through `o` with normal `n`
+    let beyond = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
+        let (s0, s1, s2) = ((t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n));
+        s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach
+    };
+    if beyond(na, a[0], b) || beyond(nb, b[0], a) {
+        return true;
+    }
+    for i in 0..3 {
+        let ea = a[(i + 1) % 3] - a[i];
+        for j in 0..3 {
+            let axis = ea.cross(b[(j + 1) % 3] - b[j]);
+            let l2 = axis.length_squared();
+            if l2 <= 1e-24 {
+                continue;
+            }
+            let (pa0, pa1, pa2) = (axis.dot(a[0]), axis.dot(a[1]), axis.dot(a[2]));
+            let (pb0, pb1, pb2) = (axis.dot(b[0]), axis.dot(b[1]), axis.dot(b[2]));
+            let r = reach * l2.sqrt();
+            if pb0.min(pb1).min(pb2) - pa0.max(pa1).max(pa2) > r
+                || pa0.min(pa1).min(pa2) - pb0.max(pb1).max(pb2) > r
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2` (triangles that meet or
+/// lie within the margin), in mesh 1's frame; `fwd` maps mesh 2's frame into mesh 1's and `inv`
+/// back.
 #[allow(clippy::too_many_arguments)]
 fn triangle_pair(
     m1: &TriMesh,
@@ -954,22 +1163,11 @@ fn triangle_pair(
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
-    let c1 = m1.corners(t1);
-    let c2 = m2.corners(t2).map(|v| fwd.0 * v + fwd.1);
-    // mesh 2's vertices against mesh 1's triangle, and the edge pairs; none when mesh 2's
-    // triangle lies beyond mesh 1's plane by more than the margin (then the triangles are
-    // farther apart than that and no vertex of 2 is behind the face)
-    let n1 = m1.normal[t1];
-    if c2.iter().any(|&v| (v - c1[0]).dot(n1) <= margin) {
-        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-        triangle_core(m1, t1, &core2, margin, true, cand, stack);
-    }
+    // mesh 2's vertices against mesh 1's triangle, and the edge pairs
+    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
+    triangle_core(m1, t1, &core2, margin, true, cand, stack);
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
-    let (a2, n2) = (m2.vert[m2.tri[t2][0] as usize], m2.normal[t2]);
-    if core1.v[..3].iter().all(|&v| (v - a2).dot(n2) > margin) {
-        return;
-    }
     let start = cand.len();
     triangle_core(m2, t2, &core1, margin, false, cand, stack);
     for c in &mut cand[start..] {

@@ -97,7 +97,8 @@ impl Sdf {
         let mut idx = [0usize; 3];
         let mut f = DVec3::ZERO;
         for k in 0..3 {
-            let i = (g[k].floor() as usize).min(self.dims[k].saturating_sub(2));
+            // `g` is not negative (`q` is clamped), so truncation is the floor
+            let i = (g[k] as usize).min(self.dims[k].saturating_sub(2));
             idx[k] = i;
             f[k] = (g[k] - i as f64).clamp(0.0, 1.0);
         }
