@@ -44,6 +44,7 @@ use glam::{DMat3, DVec3};
 use crate::model::{ConvexHull, GeomType, HField};
 use crate::narrow::PreContact;
 
+mod coherence;
 mod epa;
 mod gjk;
 pub mod mpr;
@@ -52,6 +53,7 @@ mod prism;
 mod separation;
 mod support;
 
+pub(crate) use coherence::{TetraIds, TouchingCache};
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
 pub(crate) use prism::PrismCollider;
 pub(crate) use separation::SeparationCache;
@@ -126,6 +128,9 @@ pub struct CcdReport {
     /// How GJK found the pair separated (the shapes, or their cores in the core test, farther
     /// apart than the test requires), when that is why there is no contact; `None` otherwise.
     pub separation: Option<Separation>,
+    /// EPA started from the pair's cached tetrahedron instead of GJK's (collider only; see
+    /// [`Stats::warm_starts`](crate::Stats::warm_starts)); GJK did not run.
+    pub warm_start: bool,
 }
 
 /// How GJK found a pair separated ([`CcdReport::separation`]).
@@ -212,6 +217,22 @@ pub fn convex_pair_report(
     opt: &CcdOptions,
     out: &mut [PreContact],
 ) -> CcdReport {
+    convex_pair_report_warm(g1, g2, margin, opt, out, &mut None)
+}
+
+/// [`convex_pair_report`] with the pair's tetrahedron from its previous solve (see
+/// `coherence.rs`): `warm` in, the tetrahedron to keep for the next call out (`None` when the
+/// pair did not end in a GJK tetrahedron of two polytopes at zero margin).
+/// [`CcdReport::warm_start`] tells whether EPA started from it.
+pub(crate) fn convex_pair_report_warm(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    margin: f64,
+    opt: &CcdOptions,
+    out: &mut [PreContact],
+    warm: &mut Option<TetraIds>,
+) -> CcdReport {
+    let cached = warm.take();
     let mut rep = CcdReport::default();
     if out.is_empty() || !usable(g1) || !usable(g2) || !margin.is_finite() {
         return rep;
@@ -222,7 +243,7 @@ pub fn convex_pair_report(
     let iterations = opt.iterations;
     let tol = opt.tolerance;
 
-    let Some(single) = solve(&mut o1, &mut o2, iterations, tol, &mut rep) else {
+    let Some(single) = solve(&mut o1, &mut o2, iterations, tol, cached, warm, &mut rep) else {
         return rep;
     };
 
@@ -266,12 +287,16 @@ pub fn convex_pair_report(
     rep
 }
 
-/// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step.
+/// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step; for two polytopes at zero
+/// margin, EPA starts from the `cached` tetrahedron when it still encloses the origin (see
+/// `coherence.rs`), and `warm` receives the tetrahedron to cache.
 fn solve(
     o1: &mut Object,
     o2: &mut Object,
     iterations: usize,
     tol: f64,
+    cached: Option<TetraIds>,
+    warm: &mut Option<TetraIds>,
     rep: &mut CcdReport,
 ) -> Option<Single> {
     let mut simplex = [Vertex::default(); 4];
@@ -330,6 +355,21 @@ fn solve(
         }
     }
 
+    let polytopes = o1.discrete() && o2.discrete();
+    if let Some(ids) = cached.filter(|_| polytopes) {
+        if let Some(tetra) = coherence::enclosing_tetrahedron(o1, o2, &ids) {
+            // EPA's hill climbs warm-start from earlier answers: a fallback must start afresh
+            let (fresh1, fresh2) = (*o1, *o2);
+            let single = penetration(o1, o2, &tetra, 4, iterations, tol, rep);
+            if single.is_some() && !rep.epa_exhausted {
+                rep.warm_start = true;
+                *warm = Some(ids);
+                return single;
+            }
+            (*o1, *o2) = (fresh1, fresh2);
+        }
+    }
+
     let g = gjk(
         o1,
         o2,
@@ -349,7 +389,11 @@ fn solve(
         }
         return None;
     }
-    penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep)
+    let single = penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep);
+    if polytopes && g.nsimplex == 4 && single.is_some() && !rep.epa_exhausted {
+        *warm = Some(coherence::tetra_ids(&simplex));
+    }
+    single
 }
 
 /// What [`CcdReport::separation`] records of a GJK run that found the pair separated.

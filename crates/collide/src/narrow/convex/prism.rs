@@ -87,6 +87,8 @@ impl<'a> PrismCollider<'a> {
             &mut self.geom,
             self.iterations,
             self.tolerance,
+            None,
+            &mut None,
             &mut rep,
         )?;
         let c = PreContact {
