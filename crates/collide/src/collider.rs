@@ -12,7 +12,8 @@ use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
 use crate::narrow::convex::{
-    convex_pair, convex_pair_report_warm, CcdOptions, ConvexGeom, SeparationCache, TouchingCache,
+    convex_pair, convex_pair_report_warm, is_polytope, CcdOptions, ConvexGeom, SeparationCache,
+    TouchingCache,
 };
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::mesh_exact::{self, MeshScratch, TriMesh, TriMeshError};
@@ -668,7 +669,12 @@ impl<'m> Collider<'m> {
                             stats.separation_skips += 1;
                             return;
                         }
-                        let mut warm = self.touching.get(g1, g2);
+                        let polytopes = is_polytope(t1) && is_polytope(t2);
+                        let mut warm = if polytopes {
+                            self.touching.get(g1, g2)
+                        } else {
+                            None
+                        };
                         let rep = convex_pair_report_warm(
                             &c1,
                             &c2,
@@ -677,7 +683,9 @@ impl<'m> Collider<'m> {
                             &mut self.pre,
                             &mut warm,
                         );
-                        self.touching.record(g1, g2, warm);
+                        if polytopes {
+                            self.touching.record(g1, g2, warm);
+                        }
                         stats.warm_starts += usize::from(rep.warm_start);
                         if rep.gjk_exhausted || rep.epa_exhausted {
                             stats.ccd_exhausted += 1;

@@ -53,7 +53,7 @@ mod prism;
 mod separation;
 mod support;
 
-pub(crate) use coherence::{TetraIds, TouchingCache};
+pub(crate) use coherence::{is_polytope, TetraIds, TouchingCache};
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
 pub(crate) use prism::PrismCollider;
 pub(crate) use separation::SeparationCache;
@@ -357,16 +357,9 @@ fn solve(
 
     let polytopes = o1.discrete() && o2.discrete();
     if let Some(ids) = cached.filter(|_| polytopes) {
-        if let Some(tetra) = coherence::enclosing_tetrahedron(o1, o2, &ids) {
-            // EPA's hill climbs warm-start from earlier answers: a fallback must start afresh
-            let (fresh1, fresh2) = (*o1, *o2);
-            let single = penetration(o1, o2, &tetra, 4, iterations, tol, rep);
-            if single.is_some() && !rep.epa_exhausted {
-                rep.warm_start = true;
-                *warm = Some(ids);
-                return single;
-            }
-            (*o1, *o2) = (fresh1, fresh2);
+        if let Some(single) = warm_penetration(o1, o2, &ids, &mut simplex, iterations, tol, rep) {
+            *warm = Some(ids);
+            return Some(single);
         }
     }
 
@@ -390,10 +383,42 @@ fn solve(
         return None;
     }
     let single = penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep);
-    if polytopes && g.nsimplex == 4 && single.is_some() && !rep.epa_exhausted {
+    // after a failed warm start the pair skips one (a stream of unrelated poses then pays for
+    // every other test only)
+    if polytopes && cached.is_none() && g.nsimplex == 4 && single.is_some() && !rep.epa_exhausted {
         *warm = Some(coherence::tetra_ids(&simplex));
     }
     single
+}
+
+/// EPA from the tetrahedron `ids` rebuilt at the current poses, when it still encloses the
+/// origin (see `coherence.rs`) and EPA converges; `None` leaves `o1`, `o2` as they were (the
+/// fallback solve must start its hill climbs afresh). Out of line, so that the solver's usual
+/// path compiles as before.
+#[inline(never)]
+fn warm_penetration(
+    o1: &mut Object,
+    o2: &mut Object,
+    ids: &TetraIds,
+    simplex: &mut [Vertex; 4],
+    iterations: usize,
+    tol: f64,
+    rep: &mut CcdReport,
+) -> Option<Single> {
+    if !coherence::enclosing_tetrahedron(o1, o2, ids, simplex) {
+        return None;
+    }
+    let (fresh1, fresh2) = (*o1, *o2);
+    match penetration(o1, o2, simplex, 4, iterations, tol, rep) {
+        Some(single) if !rep.epa_exhausted => {
+            rep.warm_start = true;
+            Some(single)
+        }
+        _ => {
+            (*o1, *o2) = (fresh1, fresh2);
+            None
+        }
+    }
 }
 
 /// What [`CcdReport::separation`] records of a GJK run that found the pair separated.

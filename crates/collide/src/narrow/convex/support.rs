@@ -220,6 +220,7 @@ impl<'a> Object<'a> {
     /// The uninflated world point of feature `id` (see [`Object::vertindex`]) of a box (corner
     /// bits) or mesh (hull vertex): the point [`Object::support_raw`] returned when it recorded
     /// `id`. `None` for other shapes, cores and ids out of range.
+    #[inline(always)]
     pub fn feature_point(&self, id: i32) -> Option<DVec3> {
         let local = match self.kind {
             GeomType::Box if (0..8).contains(&id) => {
