@@ -87,3 +87,37 @@ fn batch_rejects_a_short_qpos_buffer() {
     let mut poses = BatchPoses::new(&model, 3);
     assert!(poses.compute(&model, &states[0]).is_err());
 }
+
+#[test]
+fn batched_mesh_worlds_do_not_depend_on_the_split_between_workers() {
+    // a resting mesh pile: a collider carried from one world to the next would warm-start EPA
+    // (its touching cache); batch workers must not, so every world is a fresh collider's
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance");
+    let model =
+        collide_mjcf::load_file(dir.join("corpus/scenes/mesh_pile_steady.xml")).expect("loads");
+    let text =
+        std::fs::read_to_string(dir.join("states/scenes__mesh_pile_steady.json")).expect("states");
+    let states: Vec<Vec<f64>> = parse_states(&text)
+        .expect("parses")
+        .into_iter()
+        .map(|s| s.qpos)
+        .collect();
+    let nworld = 9;
+    let qpos: Vec<f64> = (0..nworld)
+        .flat_map(|w| states[w % states.len()].clone())
+        .collect();
+    let one = run_batch(&model, &qpos, nworld, 1);
+    let two = run_batch(&model, &qpos, nworld, 2);
+    let mut poses = Poses::new(&model);
+    let mut out = Vec::new();
+    for w in 0..nworld {
+        assert_eq!(bits(&one[w]), bits(&two[w]), "world {w}");
+        collide::forward_kinematics(&model, &states[w % states.len()], None, &mut poses)
+            .expect("kinematics");
+        Collider::new(&model)
+            .expect("collider")
+            .detect(&poses, &mut out);
+        assert!(!out.is_empty());
+        assert_eq!(bits(&out), bits(&one[w]), "world {w}");
+    }
+}

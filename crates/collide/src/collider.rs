@@ -266,6 +266,13 @@ impl<'m> Collider<'m> {
         Ok(c)
     }
 
+    /// Turns the touching cache off (EPA always starts from GJK, as MuJoCo's): for the workers
+    /// of a batch, whose consecutive calls are different worlds, so that contacts do not depend
+    /// on how the worlds are split between workers.
+    pub(crate) fn disable_touching_cache(&mut self) {
+        self.touching = TouchingCache::disabled();
+    }
+
     /// How this collider collides meshes.
     pub fn mesh_collision(&self) -> MeshCollision {
         if self.exact.is_some() {

@@ -260,3 +260,59 @@ fn cached_contacts_match_uncached_ones_on_random_convex_pairs_in_small_motions()
     assert!(warm * 50 > calls, "{warm} warm starts in {calls} calls");
     assert!(stale_contacts > 10, "{stale_contacts} stale entries");
 }
+
+#[test]
+fn touching_cache_matches_a_fresh_collider_within_tolerance() {
+    let mut rng = Lcg(0x7e7_4a);
+    // box–mesh, mesh–mesh (icosahedron and tetrahedron, two icosahedra): overlapping pairs
+    // drifting by small steps, as in a resting pile
+    for (a, b) in [
+        (GEOMS[4], GEOMS[5]),
+        (GEOMS[5], GEOMS[6]),
+        (GEOMS[5], GEOMS[5]),
+    ] {
+        let m = pair_model(a, b, 0.0);
+        let mut c = Collider::new(&m).expect("collider");
+        let mut pos = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.3, 0.1, 1.05)];
+        let mut rot = [DQuat::IDENTITY, DQuat::from_rotation_z(0.4)];
+        let mut warm = 0;
+        for call in 0..20 {
+            let p = poses(&m, pos, rot);
+            let (out, stats) = detect(&mut c, &p);
+            let fresh = uncached(&m, &p);
+            assert!(
+                !fresh.is_empty(),
+                "{a:?} {b:?} call {call}: the pair overlaps"
+            );
+            assert_matches_fresh(
+                &out,
+                &fresh,
+                stats.warm_starts > 0,
+                &format!("{a:?} {b:?} call {call}"),
+            );
+            warm += stats.warm_starts;
+            pos[1] += rng.unit() * 0.002;
+            rot[1] = rng.rotation(0.01) * rot[1];
+        }
+        // every call after the first starts EPA from the cached tetrahedron
+        assert_eq!(warm, 19, "{a:?} {b:?}");
+    }
+}
+
+#[test]
+fn cached_tetrahedron_of_mesh_pair_moved_apart_gives_no_contact() {
+    let m = pair_model(GEOMS[5], GEOMS[6], 0.0);
+    let q = [DQuat::IDENTITY; 2];
+    let at = |x: f64| poses(&m, [DVec3::new(0.0, 0.0, 1.0), DVec3::new(x, 0.1, 1.05)], q);
+    let mut c = Collider::new(&m).expect("collider");
+    let (out1, _) = detect(&mut c, &at(0.3));
+    assert!(!out1.is_empty());
+    // apart, within the bounding spheres: the cached tetrahedron no longer encloses the origin
+    let (out2, s2) = detect(&mut c, &at(0.7));
+    assert_eq!((out2.len(), s2.geom_pairs, s2.warm_starts), (0, 1, 0));
+    assert_eq!(bits(&out2), bits(&uncached(&m, &at(0.7))));
+    // and back: a fresh solve, exactly the uncached contacts
+    let (out3, s3) = detect(&mut c, &at(0.3));
+    assert_eq!(s3.warm_starts, 0);
+    assert_eq!(bits(&out3), bits(&uncached(&m, &at(0.3))));
+}

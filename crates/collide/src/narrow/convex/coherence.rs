@@ -71,6 +71,15 @@ impl TouchingCache {
         }
     }
 
+    /// A cache that never holds anything (for colliders whose consecutive calls are unrelated
+    /// worlds, see [`crate::BatchCollider`]).
+    pub fn disabled() -> TouchingCache {
+        TouchingCache {
+            slots: Vec::new(),
+            shift: table_shift(0),
+        }
+    }
+
     /// The tetrahedron cached for pair `(g1, g2)` (both [`is_polytope`]), if any.
     #[inline]
     pub fn get(&self, g1: usize, g2: usize) -> Option<TetraIds> {
