@@ -243,7 +243,8 @@ pub(crate) fn convex_pair_report_warm(
     let iterations = opt.iterations;
     let tol = opt.tolerance;
 
-    let Some(single) = solve(&mut o1, &mut o2, iterations, tol, cached, warm, &mut rep) else {
+    let Some(single) = solve::<true>(&mut o1, &mut o2, iterations, tol, cached, warm, &mut rep)
+    else {
         return rep;
     };
 
@@ -289,8 +290,9 @@ pub(crate) fn convex_pair_report_warm(
 
 /// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step; for two polytopes at zero
 /// margin, EPA starts from the `cached` tetrahedron when it still encloses the origin (see
-/// `coherence.rs`), and `warm` receives the tetrahedron to cache.
-fn solve(
+/// `coherence.rs`), and `warm` receives the tetrahedron to cache. With `WARM` false (height-field
+/// prisms) both are ignored and none of this is compiled in.
+fn solve<const WARM: bool>(
     o1: &mut Object,
     o2: &mut Object,
     iterations: usize,
@@ -355,7 +357,7 @@ fn solve(
         }
     }
 
-    let polytopes = o1.discrete() && o2.discrete();
+    let polytopes = WARM && o1.discrete() && o2.discrete();
     if let Some(ids) = cached.filter(|_| polytopes) {
         if let Some(single) = warm_penetration(o1, o2, &ids, &mut simplex, iterations, tol, rep) {
             *warm = Some(ids);

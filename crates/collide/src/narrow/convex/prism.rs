@@ -82,7 +82,7 @@ impl<'a> PrismCollider<'a> {
         );
         prism.prism = Some(vert);
         let mut rep = CcdReport::default();
-        let single = solve(
+        let single = solve::<false>(
             &mut prism,
             &mut self.geom,
             self.iterations,
