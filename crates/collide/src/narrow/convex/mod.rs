@@ -38,6 +38,14 @@
 //! [`CcdReport::epa_status`]), so a caller can tell a converged answer from a budget-limited one.
 //!
 //! With `nativeccd` off, [`convex_pair`] hands the pair to libccd's MPR ([`mpr`]), one contact.
+//!
+//! # Per-pair caches of the collider
+//! [`crate::Collider`] keeps two caches per convex pair: the separating direction of a
+//! separated pair (`separation.rs`: an exact proof that the solver would report nothing, so its
+//! contacts are bit for bit the solver's), and for touching pairs of boxes and meshes at zero
+//! margin the GJK tetrahedron, from which EPA restarts while it encloses the origin
+//! (`coherence.rs`: depth and normal equal to rounding, witness points and multi-contact
+//! features possibly not MuJoCo's bit for bit). The free functions here never use them.
 
 use glam::{DMat3, DVec3};
 
