@@ -509,14 +509,16 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize, mesh: &str) -> 
         stats.contacts as f64 / n,
         stats.unsupported as f64 / n
     )?;
-    // the separation cache's hit rate in the steady state of the timed loop
-    let mut skips = 0;
+    // the pair caches' hit rates in the steady state of the timed loop
+    let (mut skips, mut warm) = (0, 0);
     for p in &poses {
-        skips += collider.detect(p, &mut buf).separation_skips;
+        let s = collider.detect(p, &mut buf);
+        (skips, warm) = (skips + s.separation_skips, warm + s.warm_starts);
     }
     outln!(
-        "separation cache: {:.1} convex pairs skipped per state",
-        skips as f64 / n
+        "separation cache: {:.1} convex pairs skipped per state; touching cache: {:.1} EPA warm starts per state",
+        skips as f64 / n,
+        warm as f64 / n
     )?;
     outln!("collide_us_per_state: {us:.3}")?;
     Ok(())

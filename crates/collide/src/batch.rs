@@ -2,8 +2,8 @@
 //! buffer, forward kinematics and collision detection over all worlds in parallel (`rayon`).
 //!
 //! Results are deterministic: each world is computed by exactly one worker, with the same
-//! sequential algorithm as [`Collider::detect`], so the output is bit-identical for any number
-//! of threads.
+//! sequential algorithm as [`Collider::detect`] (its touching cache off: the worlds a worker
+//! sees in turn are unrelated), so the output is bit-identical for any number of threads.
 
 use glam::{DMat3, DQuat, DVec3};
 use rayon::prelude::*;
@@ -142,6 +142,11 @@ impl<'m> BatchCollider<'m> {
             workers.push(Worker(first.another()?));
         }
         workers.insert(0, Worker(first));
+        // the worlds are unrelated poses, and contacts must not depend on how they are split
+        // between workers: no touching cache (the separation cache is exact, it stays)
+        for w in &mut workers {
+            w.0.disable_touching_cache();
+        }
         Ok(BatchCollider { workers })
     }
 

@@ -12,7 +12,8 @@ use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
 use crate::model::{disable, enable, GeomType, Model};
 use crate::narrow::convex::{
-    convex_pair, convex_pair_report, CcdOptions, ConvexGeom, SeparationCache,
+    convex_pair, convex_pair_report_warm, is_polytope, CcdOptions, ConvexGeom, SeparationCache,
+    TouchingCache,
 };
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::mesh_exact::{self, MeshScratch, TriMesh, TriMeshError};
@@ -83,6 +84,10 @@ pub struct Stats {
     /// would report no contact, so it was not run. Depends on the order of the calls (the
     /// cache keeps the previous call's directions), unlike the other counts and the contacts.
     pub separation_skips: usize,
+    /// Convex pairs of boxes and meshes whose GJK tetrahedron from an earlier call still
+    /// enclosed the origin, so EPA started from it and GJK did not run (see
+    /// [`Collider`]). Depends on the order of the calls, like [`Stats::separation_skips`].
+    pub warm_starts: usize,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -93,6 +98,7 @@ impl std::ops::AddAssign for Stats {
         self.unsupported += o.unsupported;
         self.ccd_exhausted += o.ccd_exhausted;
         self.separation_skips += o.separation_skips;
+        self.warm_starts += o.warm_starts;
     }
 }
 
@@ -101,7 +107,11 @@ impl std::ops::AddAssign for Stats {
 ///
 /// The collider remembers, per convex geom pair, the direction that separated the pair at its
 /// last solve, and skips the solver when that direction still proves there is no contact (an
-/// exact test: the contacts never depend on which calls came before, only the time does).
+/// exact test: those contacts never depend on which calls came before, only the time does).
+/// For touching pairs of boxes and meshes at zero margin it remembers GJK's tetrahedron and
+/// starts EPA from it while it still encloses the origin: depth and normal are the same up to
+/// rounding, but the witness points (and where ambiguous the multi-contact features) may differ
+/// from MuJoCo's solve from the centres, within the conformance criteria for convex pairs.
 pub struct Collider<'m> {
     model: &'m Model,
     /// Per-geom constants of the pair filters, one record per geom.
@@ -129,6 +139,8 @@ pub struct Collider<'m> {
     sort_buf: Vec<Contact>,
     /// Separating directions of convex pairs from earlier calls.
     separation: SeparationCache,
+    /// GJK tetrahedra of touching box and mesh pairs from earlier calls.
+    touching: TouchingCache,
     /// Triangle meshes for [`MeshCollision::Exact`] (`None` for hulls).
     exact: Option<Box<ExactMeshes>>,
 }
@@ -234,6 +246,7 @@ impl<'m> Collider<'m> {
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
             separation: SeparationCache::new(model),
+            touching: TouchingCache::new(model),
             exact,
         })
     }
@@ -251,6 +264,13 @@ impl<'m> Collider<'m> {
             })
         });
         Ok(c)
+    }
+
+    /// Turns the touching cache off (EPA always starts from GJK, as MuJoCo's): for the workers
+    /// of a batch, whose consecutive calls are different worlds, so that contacts do not depend
+    /// on how the worlds are split between workers.
+    pub(crate) fn disable_touching_cache(&mut self) {
+        self.touching = TouchingCache::disabled();
     }
 
     /// How this collider collides meshes.
@@ -659,7 +679,24 @@ impl<'m> Collider<'m> {
                             stats.separation_skips += 1;
                             return;
                         }
-                        let rep = convex_pair_report(&c1, &c2, threshold, opt, &mut self.pre);
+                        let polytopes = is_polytope(t1) && is_polytope(t2);
+                        let mut warm = if polytopes {
+                            self.touching.get(g1, g2)
+                        } else {
+                            None
+                        };
+                        let rep = convex_pair_report_warm(
+                            &c1,
+                            &c2,
+                            threshold,
+                            opt,
+                            &mut self.pre,
+                            &mut warm,
+                        );
+                        if polytopes {
+                            self.touching.record(g1, g2, warm);
+                        }
+                        stats.warm_starts += usize::from(rep.warm_start);
                         if rep.gjk_exhausted || rep.epa_exhausted {
                             stats.ccd_exhausted += 1;
                         }

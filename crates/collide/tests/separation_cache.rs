@@ -1,6 +1,9 @@
-//! The collider's separating-direction cache: a convex pair found separated at one call is
-//! skipped at the next when the cached direction still proves it, and the contacts never depend
-//! on the cache (a collider that saw earlier poses returns exactly what a fresh one returns).
+//! The collider's per-pair caches. The separating-direction cache: a convex pair found separated
+//! at one call is skipped at the next when the cached direction still proves it, and the
+//! contacts never depend on it (a collider that saw earlier poses returns exactly what a fresh
+//! one returns). The touching cache (boxes and meshes at zero margin): EPA starts from the
+//! pair's GJK tetrahedron of an earlier call while it encloses the origin; the contacts then
+//! match a fresh collider's to rounding (same count, deepest depth and normal), not bit for bit.
 
 use collide::collider::is_analytic;
 use std::f64::consts::FRAC_PI_4;
@@ -72,6 +75,41 @@ fn detect(c: &mut Collider, p: &Poses) -> (Vec<Contact>, Stats) {
 /// zero), so equal text means equal bits.
 fn bits(cs: &[Contact]) -> String {
     format!("{cs:?}")
+}
+
+/// Angle between two vectors (radians).
+fn angle(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// The deepest contact of a list (the first of equal depths).
+fn deepest(cs: &[Contact]) -> Option<&Contact> {
+    cs.iter()
+        .fold(None, |best: Option<&Contact>, c| match best {
+            Some(b) if b.dist <= c.dist => Some(b),
+            _ => Some(c),
+        })
+}
+
+/// `cached` (from a collider that saw earlier poses) against `fresh`: bit for bit unless EPA
+/// was warm-started, else the same count and the deepest contacts' depths within 1e-9 and
+/// normals within 1e-6 rad.
+fn assert_matches_fresh(cached: &[Contact], fresh: &[Contact], warm: bool, what: &str) {
+    if !warm {
+        assert_eq!(bits(cached), bits(fresh), "{what}");
+        return;
+    }
+    assert_eq!(cached.len(), fresh.len(), "{what}");
+    if let (Some(a), Some(b)) = (deepest(cached), deepest(fresh)) {
+        assert!(
+            (a.dist - b.dist).abs() <= 1e-9,
+            "{what}: {} vs {}",
+            a.dist,
+            b.dist
+        );
+        let e = angle(a.normal(), b.normal());
+        assert!(e <= 1e-6, "{what}: normals {e} rad apart");
+    }
 }
 
 /// What a collider with an empty cache returns at `p`.
@@ -174,9 +212,9 @@ fn geom_type(name: &str) -> GeomType {
 }
 
 #[test]
-fn cached_contacts_equal_uncached_ones_on_random_convex_pairs_in_small_motions() {
+fn cached_contacts_match_uncached_ones_on_random_convex_pairs_in_small_motions() {
     let mut rng = Lcg(0x5eed_cafe);
-    let (mut calls, mut skips, mut stale_contacts) = (0, 0, 0);
+    let (mut calls, mut skips, mut stale_contacts, mut warm) = (0, 0, 0, 0);
     for margin in [0.0, 0.04] {
         for (i, &a) in GEOMS.iter().enumerate() {
             for &b in &GEOMS[i..] {
@@ -194,13 +232,15 @@ fn cached_contacts_equal_uncached_ones_on_random_convex_pairs_in_small_motions()
                     for _ in 0..5 {
                         let p = poses(&m, pos, rot);
                         let (out, stats) = detect(&mut c, &p);
-                        assert_eq!(
-                            bits(&out),
-                            bits(&uncached(&m, &p)),
-                            "{a:?} {b:?} margin {margin} at {pos:?} {rot:?}"
+                        assert_matches_fresh(
+                            &out,
+                            &uncached(&m, &p),
+                            stats.warm_starts > 0,
+                            &format!("{a:?} {b:?} margin {margin} at {pos:?} {rot:?}"),
                         );
                         calls += 1;
                         skips += stats.separation_skips;
+                        warm += stats.warm_starts;
                         if separated_before && !out.is_empty() {
                             stale_contacts += 1;
                         }
@@ -216,5 +256,63 @@ fn cached_contacts_equal_uncached_ones_on_random_convex_pairs_in_small_motions()
     }
     // the cache was exercised both ways: pairs skipped, and stale entries overtaken by contact
     assert!(skips * 5 > calls, "{skips} skips in {calls} calls");
+    // and touching box and mesh pairs started EPA from their cached tetrahedra
+    assert!(warm * 50 > calls, "{warm} warm starts in {calls} calls");
     assert!(stale_contacts > 10, "{stale_contacts} stale entries");
+}
+
+#[test]
+fn touching_cache_matches_a_fresh_collider_within_tolerance() {
+    let mut rng = Lcg(0x7e74a);
+    // box–mesh, mesh–mesh (icosahedron and tetrahedron, two icosahedra): overlapping pairs
+    // drifting by small steps, as in a resting pile
+    for (a, b) in [
+        (GEOMS[4], GEOMS[5]),
+        (GEOMS[5], GEOMS[6]),
+        (GEOMS[5], GEOMS[5]),
+    ] {
+        let m = pair_model(a, b, 0.0);
+        let mut c = Collider::new(&m).expect("collider");
+        let mut pos = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.3, 0.1, 1.05)];
+        let mut rot = [DQuat::IDENTITY, DQuat::from_rotation_z(0.4)];
+        let mut warm = 0;
+        for call in 0..20 {
+            let p = poses(&m, pos, rot);
+            let (out, stats) = detect(&mut c, &p);
+            let fresh = uncached(&m, &p);
+            assert!(
+                !fresh.is_empty(),
+                "{a:?} {b:?} call {call}: the pair overlaps"
+            );
+            assert_matches_fresh(
+                &out,
+                &fresh,
+                stats.warm_starts > 0,
+                &format!("{a:?} {b:?} call {call}"),
+            );
+            warm += stats.warm_starts;
+            pos[1] += rng.unit() * 0.002;
+            rot[1] = rng.rotation(0.01) * rot[1];
+        }
+        // every call after the first starts EPA from the cached tetrahedron
+        assert_eq!(warm, 19, "{a:?} {b:?}");
+    }
+}
+
+#[test]
+fn cached_tetrahedron_of_mesh_pair_moved_apart_gives_no_contact() {
+    let m = pair_model(GEOMS[5], GEOMS[6], 0.0);
+    let q = [DQuat::IDENTITY; 2];
+    let at = |x: f64| poses(&m, [DVec3::new(0.0, 0.0, 1.0), DVec3::new(x, 0.1, 1.05)], q);
+    let mut c = Collider::new(&m).expect("collider");
+    let (out1, _) = detect(&mut c, &at(0.3));
+    assert!(!out1.is_empty());
+    // apart, within the bounding spheres: the cached tetrahedron no longer encloses the origin
+    let (out2, s2) = detect(&mut c, &at(0.7));
+    assert_eq!((out2.len(), s2.geom_pairs, s2.warm_starts), (0, 1, 0));
+    assert_eq!(bits(&out2), bits(&uncached(&m, &at(0.7))));
+    // and back: a fresh solve, exactly the uncached contacts
+    let (out3, s3) = detect(&mut c, &at(0.3));
+    assert_eq!(s3.warm_starts, 0);
+    assert_eq!(bits(&out3), bits(&uncached(&m, &at(0.3))));
 }

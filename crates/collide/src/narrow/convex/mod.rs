@@ -38,12 +38,21 @@
 //! [`CcdReport::epa_status`]), so a caller can tell a converged answer from a budget-limited one.
 //!
 //! With `nativeccd` off, [`convex_pair`] hands the pair to libccd's MPR ([`mpr`]), one contact.
+//!
+//! # Per-pair caches of the collider
+//! [`crate::Collider`] keeps two caches per convex pair: the separating direction of a
+//! separated pair (`separation.rs`: an exact proof that the solver would report nothing, so its
+//! contacts are bit for bit the solver's), and for touching pairs of boxes and meshes at zero
+//! margin the GJK tetrahedron, from which EPA restarts while it encloses the origin
+//! (`coherence.rs`: depth and normal equal to rounding, witness points and multi-contact
+//! features possibly not MuJoCo's bit for bit). The free functions here never use them.
 
 use glam::{DMat3, DVec3};
 
 use crate::model::{ConvexHull, GeomType, HField};
 use crate::narrow::PreContact;
 
+mod coherence;
 mod epa;
 mod gjk;
 pub mod mpr;
@@ -52,6 +61,7 @@ mod prism;
 mod separation;
 mod support;
 
+pub(crate) use coherence::{is_polytope, TetraIds, TouchingCache};
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
 pub(crate) use prism::PrismCollider;
 pub(crate) use separation::SeparationCache;
@@ -126,6 +136,9 @@ pub struct CcdReport {
     /// How GJK found the pair separated (the shapes, or their cores in the core test, farther
     /// apart than the test requires), when that is why there is no contact; `None` otherwise.
     pub separation: Option<Separation>,
+    /// EPA started from the pair's cached tetrahedron instead of GJK's (collider only; see
+    /// [`Stats::warm_starts`](crate::Stats::warm_starts)); GJK did not run.
+    pub warm_start: bool,
 }
 
 /// How GJK found a pair separated ([`CcdReport::separation`]).
@@ -212,6 +225,22 @@ pub fn convex_pair_report(
     opt: &CcdOptions,
     out: &mut [PreContact],
 ) -> CcdReport {
+    convex_pair_report_warm(g1, g2, margin, opt, out, &mut None)
+}
+
+/// [`convex_pair_report`] with the pair's tetrahedron from its previous solve (see
+/// `coherence.rs`): `warm` in, the tetrahedron to keep for the next call out (`None` when the
+/// pair did not end in a GJK tetrahedron of two polytopes at zero margin).
+/// [`CcdReport::warm_start`] tells whether EPA started from it.
+pub(crate) fn convex_pair_report_warm(
+    g1: &ConvexGeom,
+    g2: &ConvexGeom,
+    margin: f64,
+    opt: &CcdOptions,
+    out: &mut [PreContact],
+    warm: &mut Option<TetraIds>,
+) -> CcdReport {
+    let cached = warm.take();
     let mut rep = CcdReport::default();
     if out.is_empty() || !usable(g1) || !usable(g2) || !margin.is_finite() {
         return rep;
@@ -222,7 +251,8 @@ pub fn convex_pair_report(
     let iterations = opt.iterations;
     let tol = opt.tolerance;
 
-    let Some(single) = solve(&mut o1, &mut o2, iterations, tol, &mut rep) else {
+    let Some(single) = solve::<true>(&mut o1, &mut o2, iterations, tol, cached, warm, &mut rep)
+    else {
         return rep;
     };
 
@@ -266,12 +296,17 @@ pub fn convex_pair_report(
     rep
 }
 
-/// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step.
-fn solve(
+/// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step; for two polytopes at zero
+/// margin, EPA starts from the `cached` tetrahedron when it still encloses the origin (see
+/// `coherence.rs`), and `warm` receives the tetrahedron to cache. With `WARM` false (height-field
+/// prisms) both are ignored and none of this is compiled in.
+fn solve<const WARM: bool>(
     o1: &mut Object,
     o2: &mut Object,
     iterations: usize,
     tol: f64,
+    cached: Option<TetraIds>,
+    warm: &mut Option<TetraIds>,
     rep: &mut CcdReport,
 ) -> Option<Single> {
     let mut simplex = [Vertex::default(); 4];
@@ -330,6 +365,14 @@ fn solve(
         }
     }
 
+    let polytopes = WARM && o1.discrete() && o2.discrete();
+    if let Some(ids) = cached.filter(|_| polytopes) {
+        if let Some(single) = warm_penetration(o1, o2, &ids, &mut simplex, iterations, tol, rep) {
+            *warm = Some(ids);
+            return Some(single);
+        }
+    }
+
     let g = gjk(
         o1,
         o2,
@@ -349,7 +392,43 @@ fn solve(
         }
         return None;
     }
-    penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep)
+    let single = penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep);
+    // after a failed warm start the pair skips one (a stream of unrelated poses then pays for
+    // every other test only)
+    if polytopes && cached.is_none() && g.nsimplex == 4 && single.is_some() && !rep.epa_exhausted {
+        *warm = Some(coherence::tetra_ids(&simplex));
+    }
+    single
+}
+
+/// EPA from the tetrahedron `ids` rebuilt at the current poses, when it still encloses the
+/// origin (see `coherence.rs`) and EPA converges; `None` leaves `o1`, `o2` as they were (the
+/// fallback solve must start its hill climbs afresh). Out of line, so that the solver's usual
+/// path compiles as before.
+#[inline(never)]
+fn warm_penetration(
+    o1: &mut Object,
+    o2: &mut Object,
+    ids: &TetraIds,
+    simplex: &mut [Vertex; 4],
+    iterations: usize,
+    tol: f64,
+    rep: &mut CcdReport,
+) -> Option<Single> {
+    if !coherence::enclosing_tetrahedron(o1, o2, ids, simplex) {
+        return None;
+    }
+    let (fresh1, fresh2) = (*o1, *o2);
+    match penetration(o1, o2, simplex, 4, iterations, tol, rep) {
+        Some(single) if !rep.epa_exhausted => {
+            rep.warm_start = true;
+            Some(single)
+        }
+        _ => {
+            (*o1, *o2) = (fresh1, fresh2);
+            None
+        }
+    }
 }
 
 /// What [`CcdReport::separation`] records of a GJK run that found the pair separated.

@@ -82,11 +82,13 @@ impl<'a> PrismCollider<'a> {
         );
         prism.prism = Some(vert);
         let mut rep = CcdReport::default();
-        let single = solve(
+        let single = solve::<false>(
             &mut prism,
             &mut self.geom,
             self.iterations,
             self.tolerance,
+            None,
+            &mut None,
             &mut rep,
         )?;
         let c = PreContact {

@@ -63,7 +63,7 @@ const SLOTS_PER_GEOM: usize = 32;
 const MAX_SLOTS: usize = 1 << 16;
 
 /// Key of an empty slot.
-const EMPTY: u64 = u64::MAX;
+pub(super) const EMPTY: u64 = u64::MAX;
 
 /// One cached pair.
 #[derive(Clone, Copy, Debug)]
@@ -109,12 +109,7 @@ impl SeparationCache {
     /// An empty cache for `model`'s geoms.
     pub fn new(model: &Model) -> SeparationCache {
         let eligible: Vec<Eligible> = (0..model.ngeom()).map(|g| eligibility(model, g)).collect();
-        let n = eligible.iter().filter(|&&e| e != Eligible::No).count();
-        let nslot = if n < 2 {
-            0
-        } else {
-            (n * SLOTS_PER_GEOM).next_power_of_two().min(MAX_SLOTS)
-        };
+        let nslot = table_len(eligible.iter().filter(|&&e| e != Eligible::No).count());
         let empty = Slot {
             key: EMPTY,
             dir: DVec3::ZERO,
@@ -124,7 +119,7 @@ impl SeparationCache {
         };
         SeparationCache {
             slots: vec![empty; nslot],
-            shift: 64 - nslot.max(1).trailing_zeros(),
+            shift: table_shift(nslot),
             eligible,
         }
     }
@@ -132,13 +127,7 @@ impl SeparationCache {
     /// The slot of pair `(g1, g2)` and its key (`None` for an empty table).
     #[inline]
     fn slot(&self, g1: usize, g2: usize) -> Option<(usize, u64)> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let key = ((g1 as u64) << 32) | g2 as u64;
-        // Fibonacci hashing: the top bits of the product
-        let i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        Some((i, key))
+        pair_slot(self.slots.len(), self.shift, g1, g2)
     }
 
     /// True when the cached direction of pair `(g1, g2)` proves that the native solver reports
@@ -282,6 +271,34 @@ impl SeparationCache {
             }
         }
     }
+}
+
+/// Slots of a direct-mapped per-pair table for `n` eligible geoms: a power of two, 0 when no
+/// pair can be cached.
+pub(super) fn table_len(n: usize) -> usize {
+    if n < 2 {
+        0
+    } else {
+        (n * SLOTS_PER_GEOM).next_power_of_two().min(MAX_SLOTS)
+    }
+}
+
+/// Hash shift of a table of `len` slots ([`table_len`]): the hash keeps the top bits.
+pub(super) fn table_shift(len: usize) -> u32 {
+    64 - len.max(1).trailing_zeros()
+}
+
+/// Slot and key of pair `(g1, g2)` in a table of `len` slots with shift `shift`; `None` for an
+/// empty table. The key `(g1 << 32) | g2` is unique (geom indices are far below 2^32).
+#[inline]
+pub(super) fn pair_slot(len: usize, shift: u32, g1: usize, g2: usize) -> Option<(usize, u64)> {
+    if len == 0 {
+        return None;
+    }
+    let key = ((g1 as u64) << 32) | g2 as u64;
+    // Fibonacci hashing: the top bits of the product
+    let i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+    Some((i, key))
 }
 
 /// `max p · l` over the geom's core (see the module docs) in its frame, for the local

@@ -217,6 +217,23 @@ impl<'a> Object<'a> {
         }
     }
 
+    /// The uninflated world point of feature `id` (see [`Object::vertindex`]) of a box (corner
+    /// bits) or mesh (hull vertex): the point [`Object::support_raw`] returned when it recorded
+    /// `id`. `None` for other shapes, cores and ids out of range.
+    #[inline(always)]
+    pub fn feature_point(&self, id: i32) -> Option<DVec3> {
+        let local = match self.kind {
+            GeomType::Box if (0..8).contains(&id) => {
+                let s = self.size;
+                let sign = |bit: i32, v: f64| if id & bit != 0 { v } else { -v };
+                DVec3::new(sign(1, s.x), sign(2, s.y), sign(4, s.z))
+            }
+            GeomType::Mesh => *self.hull?.vert.get(usize::try_from(id).ok()?)?,
+            _ => return None,
+        };
+        Some(self.mat * local + self.pos)
+    }
+
     /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
     fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
         let hull = self.hull?;
