@@ -416,6 +416,7 @@ fn mesh_options(mesh: &str) -> collide::ColliderOptions {
         } else {
             collide::MeshCollision::Hull
         },
+        ..Default::default()
     }
 }
 

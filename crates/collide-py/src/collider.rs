@@ -321,8 +321,13 @@ impl PyCollider {
             // move and outlives them: `inner` is declared before `model`, so it is dropped
             // first, and the `Arc` is never replaced.
             let m: &'static Model = unsafe { &*Arc::as_ptr(&arc) };
-            let first = Collider::with_options(m, ColliderOptions { mesh_collision })
-                .map_err(|e| input(e.to_string()))?;
+            // the worlds of a batch are split between the threads, and contacts must not
+            // depend on the split: no warm start from a worker's previous world
+            let options = ColliderOptions {
+                mesh_collision,
+                warm_start: false,
+            };
+            let first = Collider::with_options(m, options).map_err(|e| input(e.to_string()))?;
             let mut colliders = Vec::with_capacity(n);
             for _ in 1..n {
                 colliders.push(first.another().map_err(|e| input(e.to_string()))?);

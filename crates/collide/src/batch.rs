@@ -136,17 +136,18 @@ impl<'m> BatchCollider<'m> {
         nworker: usize,
         options: ColliderOptions,
     ) -> Result<BatchCollider<'m>, ColliderError> {
+        // the worlds are unrelated poses, and contacts must not depend on how they are split
+        // between workers: no warm start (the separation cache is exact, it stays)
+        let options = ColliderOptions {
+            warm_start: false,
+            ..options
+        };
         let first = Collider::with_options(model, options)?;
         let mut workers = Vec::with_capacity(nworker.max(1));
         for _ in 1..nworker.max(1) {
             workers.push(Worker(first.another()?));
         }
         workers.insert(0, Worker(first));
-        // the worlds are unrelated poses, and contacts must not depend on how they are split
-        // between workers: no touching cache (the separation cache is exact, it stays)
-        for w in &mut workers {
-            w.0.disable_touching_cache();
-        }
         Ok(BatchCollider { workers })
     }
 

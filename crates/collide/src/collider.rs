@@ -48,10 +48,25 @@ pub enum MeshCollision {
 }
 
 /// Options of a [`Collider`] that are not part of the model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColliderOptions {
     /// How mesh geoms collide (default: hulls).
     pub mesh_collision: MeshCollision,
+    /// Start EPA of a touching box or mesh pair from the tetrahedron GJK left at the previous
+    /// call while it still encloses the origin (default: on). Off, every call solves every pair
+    /// from the centres as MuJoCo does, so the contacts are a function of the poses alone, bit
+    /// for bit; on, warm-started pairs can differ from that in the last bits of depth and normal
+    /// and in their witness points (see [`Collider`]).
+    pub warm_start: bool,
+}
+
+impl Default for ColliderOptions {
+    fn default() -> Self {
+        ColliderOptions {
+            mesh_collision: MeshCollision::Hull,
+            warm_start: true,
+        }
+    }
 }
 
 /// The prepared triangle meshes of the exact mesh path (indexed by mesh id; `None` for meshes
@@ -143,6 +158,8 @@ pub struct Collider<'m> {
     touching: TouchingCache,
     /// Triangle meshes for [`MeshCollision::Exact`] (`None` for hulls).
     exact: Option<Box<ExactMeshes>>,
+    /// The options it was made with.
+    options: ColliderOptions,
 }
 
 /// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
@@ -246,8 +263,13 @@ impl<'m> Collider<'m> {
             sort_keys: Vec::new(),
             sort_buf: Vec::new(),
             separation: SeparationCache::new(model),
-            touching: TouchingCache::new(model),
+            touching: if options.warm_start {
+                TouchingCache::new(model)
+            } else {
+                TouchingCache::disabled()
+            },
             exact,
+            options,
         })
     }
 
@@ -256,7 +278,12 @@ impl<'m> Collider<'m> {
     /// one per thread of a batch. Nothing else is shared; the new collider starts with empty
     /// caches.
     pub fn another(&self) -> Result<Collider<'m>, ColliderError> {
-        let mut c = Collider::with_options(self.model, ColliderOptions::default())?;
+        let options = ColliderOptions {
+            mesh_collision: MeshCollision::Hull,
+            ..self.options
+        };
+        let mut c = Collider::with_options(self.model, options)?;
+        c.options = self.options;
         c.exact = self.exact.as_ref().map(|e| {
             Box::new(ExactMeshes {
                 meshes: e.meshes.clone(),
@@ -266,11 +293,9 @@ impl<'m> Collider<'m> {
         Ok(c)
     }
 
-    /// Turns the touching cache off (EPA always starts from GJK, as MuJoCo's): for the workers
-    /// of a batch, whose consecutive calls are different worlds, so that contacts do not depend
-    /// on how the worlds are split between workers.
-    pub(crate) fn disable_touching_cache(&mut self) {
-        self.touching = TouchingCache::disabled();
+    /// The options this collider was made with.
+    pub fn options(&self) -> ColliderOptions {
+        self.options
     }
 
     /// How this collider collides meshes.

@@ -34,6 +34,7 @@ fn detect(m: &collide::Model, mesh: MeshCollision, qpos: &[f64]) -> Vec<Contact>
     collide::forward_kinematics(m, qpos, None, &mut poses).expect("finite qpos");
     let opts = ColliderOptions {
         mesh_collision: mesh,
+        ..Default::default()
     };
     let mut c = Collider::with_options(m, opts).expect("collider");
     assert_eq!(c.mesh_collision(), mesh);
@@ -153,6 +154,7 @@ fn batch_collider_collides_meshes_exactly_when_asked() {
     }
     let opts = ColliderOptions {
         mesh_collision: MeshCollision::Exact,
+        ..Default::default()
     };
     let mut batch = BatchCollider::with_options(&m, 3, opts).expect("batch");
     assert_eq!(batch.mesh_collision(), MeshCollision::Exact);

@@ -9,7 +9,9 @@ use collide::collider::is_analytic;
 use std::f64::consts::FRAC_PI_4;
 
 use collide::glam::{DQuat, DVec3};
-use collide::{forward_kinematics, Collider, Contact, GeomType, Model, Poses, Stats};
+use collide::{
+    forward_kinematics, Collider, ColliderOptions, Contact, GeomType, Model, Poses, Stats,
+};
 
 /// Regular icosahedron (12 hull vertices: hill-climbed by the cache).
 const ICO: &str = "0 1 1.618  0 -1 1.618  0 1 -1.618  0 -1 -1.618  \
@@ -296,6 +298,38 @@ fn touching_cache_matches_a_fresh_collider_within_tolerance() {
         }
         // every call after the first starts EPA from the cached tetrahedron
         assert_eq!(warm, 19, "{a:?} {b:?}");
+    }
+}
+
+/// With `warm_start: false` the same drifting pairs never warm-start, and every call equals a
+/// fresh collider's answer bit for bit (the separation cache stays: it is exact).
+#[test]
+fn warm_start_off_gives_a_fresh_colliders_bits_after_any_history() {
+    let mut rng = Lcg(0x7e74a);
+    let opts = ColliderOptions {
+        warm_start: false,
+        ..Default::default()
+    };
+    for (a, b) in [(GEOMS[4], GEOMS[5]), (GEOMS[5], GEOMS[6])] {
+        let m = pair_model(a, b, 0.0);
+        let mut c = Collider::with_options(&m, opts).expect("collider");
+        assert!(!c.options().warm_start);
+        let mut pos = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.3, 0.1, 1.05)];
+        let mut rot = [DQuat::IDENTITY, DQuat::from_rotation_z(0.4)];
+        for call in 0..20 {
+            let p = poses(&m, pos, rot);
+            let (out, stats) = detect(&mut c, &p);
+            assert_eq!(stats.warm_starts, 0, "{a:?} {b:?} call {call}");
+            assert_eq!(
+                bits(&out),
+                bits(&uncached(&m, &p)),
+                "{a:?} {b:?} call {call}"
+            );
+            pos[1] += rng.unit() * 0.002;
+            rot[1] = rng.rotation(0.01) * rot[1];
+        }
+        // `another` keeps the option
+        assert!(!c.another().expect("collider").options().warm_start);
     }
 }
 
