@@ -408,15 +408,17 @@ fn poses(model_path: &Path, states: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
-/// Collider options from the `--mesh` flag (`hull` or `exact`, checked by clap).
-fn mesh_options(mesh: &str) -> collide::ColliderOptions {
+/// Collider options from the `--mesh` flag (`hull` or `exact`, checked by clap). Commands that
+/// print or draw contacts run without warm starts, so that each state's contacts are a function
+/// of that state alone (bit for bit the same whatever the states before it); `bench` keeps them.
+fn mesh_options(mesh: &str, warm_start: bool) -> collide::ColliderOptions {
     collide::ColliderOptions {
         mesh_collision: if mesh == "exact" {
             collide::MeshCollision::Exact
         } else {
             collide::MeshCollision::Hull
         },
-        ..Default::default()
+        warm_start,
     }
 }
 
@@ -424,7 +426,7 @@ fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), 
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
     let mut collider =
-        Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
+        Collider::with_options(&model, mesh_options(mesh, false)).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     let mut out = Vec::with_capacity(states.len());
     let asleep = all_asleep(&model, &states)?;
@@ -460,7 +462,7 @@ fn bench(model_path: &Path, states: Option<&Path>, iters: usize, mesh: &str) -> 
     let asleep = all_asleep(&model, &states)?;
     let sleeping = asleep.iter().any(Option::is_some);
     let mut collider =
-        Collider::with_options(&model, mesh_options(mesh)).map_err(|e| e.to_string())?;
+        Collider::with_options(&model, mesh_options(mesh, true)).map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     // warm up (sizes the buffers) and count
     let mut stats = collide::Stats::default();
@@ -539,9 +541,12 @@ fn bench_worlds(
         .collect();
     let mut poses = BatchPoses::new(&model, nworld);
     poses.compute(&model, &qpos).map_err(|e| e.to_string())?;
-    let mut batch =
-        BatchCollider::with_options(&model, rayon::current_num_threads(), mesh_options(mesh))
-            .map_err(|e| e.to_string())?;
+    let mut batch = BatchCollider::with_options(
+        &model,
+        rayon::current_num_threads(),
+        mesh_options(mesh, true),
+    )
+    .map_err(|e| e.to_string())?;
     let mut out = vec![Vec::new(); nworld];
     let stats = batch.detect(&poses, &mut out);
     let iters = if iters > 0 {
@@ -656,8 +661,12 @@ fn view_scene(
 ) -> Result<collide_view::Scene, String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
-    collide_view::Scene::build_with(&model, &all_poses(&model, &states)?, mesh_options(mesh))
-        .map_err(|e| e.to_string())
+    collide_view::Scene::build_with(
+        &model,
+        &all_poses(&model, &states)?,
+        mesh_options(mesh, false),
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
