@@ -20,9 +20,11 @@ seed() {  # seed directory of target $1
   local t="$1" d="$CARGO_TARGET_DIR/seeds/$1" c="$root/conformance/corpus" a="$root/conformance/corpus/scenes/assets"
   rm -rf "$d"; mkdir -p "$d"
   case "$t" in
-    mjcf) for f in "$c"/scenes/{box_stack,include_attach,mesh_pile,hfield_png,builtin_meshes,builtin_lattice,sleep_settle,joints_mocap}.xml; do
+    mjcf) for f in "$c"/scenes/{box_stack,include_attach,mesh_pile,hfield_png,builtin_meshes,builtin_lattice,sleep_settle,joints_mocap,sdf_torus_rod,sdf_gears,sdf_nut_bolt}.xml; do
             cp "$f" "$d/$(basename "$f")"; done
-          { cat "$c/scenes/include_attach.xml"; printf '\0'; cat "$c/scenes/parts/arena.xml"; } > "$d/with_include" ;;
+          { cat "$c/scenes/include_attach.xml"; printf '\0'; cat "$c/scenes/parts/arena.xml"; } > "$d/with_include"
+          # a mesh-backed sdf geom (octree) on an inline tetrahedron, with a sphere and a mesh
+          printf '%s' '<mujoco><asset><mesh name="t" vertex="0 0 0 .1 0 0 0 .1 0 0 0 .1"/></asset><worldbody><body><freejoint/><geom type="sdf" mesh="t"/></body><body pos=".05 0 0"><freejoint/><geom size=".03"/></body><body pos="0 .05 .02"><freejoint/><geom type="mesh" mesh="t"/></body></worldbody></mujoco>' > "$d/mesh_sdf.xml" ;;
     urdf) cp "$c"/scenes/*.urdf "$d/"; find "$c/urdf" -name '*.urdf' | head -5 | while read -r f; do cp "$f" "$d/"; done ;;
     mesh) i=0; for f in "$a"/*.stl "$a"/*.obj "$a"/*.msh; do
             case "$f" in *.stl) k='\x00';; *.obj) k='\x01';; *) k='\x02';; esac
