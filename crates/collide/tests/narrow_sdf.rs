@@ -13,8 +13,16 @@ const TORUS: SdfPlugin = SdfPlugin::Torus {
     radius2: 0.15,
 };
 
-/// The box MuJoCo's compiler gives the torus above (its marching-cubes mesh).
-const TORUS_AABB: [f64; 6] = [0.0, 0.0, 0.0, 0.4999507, 0.4999507, 0.15];
+/// The box MuJoCo 4.0.0's compiler gives the torus above (`geom_aabb`, from its
+/// marching-cubes mesh).
+const TORUS_AABB: [f64; 6] = [
+    1.4901161193847656e-08,
+    1.4901161193847656e-08,
+    7.450580596923828e-09,
+    0.49995069205760956,
+    0.49995069205760956,
+    0.1499999687075615,
+];
 
 fn geom(field: Field<'_>, aabb: [f64; 6], pos: DVec3, quat: DQuat) -> SdfGeom<'_> {
     SdfGeom {
@@ -223,21 +231,13 @@ fn box_corner_start_point_in_bowl_matches_mujoco() {
     assert!((k.normal() - normal).length() < 1e-15, "{}", k.normal());
 }
 
-/// MuJoCo 4.0.0's contacts of `sphere_on_torus_reports_half_the_lens_depth`'s pair (the torus
-/// with the box MuJoCo's compiler gives it): the first contact's `dist`, normal and position.
+/// MuJoCo 4.0.0's contacts of `sphere_on_torus_reports_half_the_lens_depth`'s pair: the first
+/// contact's `dist`, normal and position.
 /// MuJoCo 4.0.0 puts the position at the descent's end point moved by `dist/2` along the
 /// normal (older releases, by `-dist/2`); a sign slip there moves it by `|dist|`.
 #[test]
 fn sphere_on_torus_contact_position_is_mujocos() {
-    let aabb = [
-        1.4901161193847656e-08,
-        1.4901161193847656e-08,
-        7.450580596923828e-09,
-        0.49995069205760956,
-        0.49995069205760956,
-        0.1499999687075615,
-    ];
-    let t = geom(Field::Plugin(TORUS), aabb, DVec3::ZERO, DQuat::IDENTITY);
+    let t = torus(DVec3::ZERO, DQuat::IDENTITY);
     let s = sphere(0.1, DVec3::new(0.35, 0.0, 0.23));
     let cs = collide(&s, &t);
     assert_eq!(cs.len(), 40, "MuJoCo keeps all 40 start points here");
