@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::sdf::Sdf;
 
 /// Largest number of triangles in a tree leaf.
-const LEAF_SIZE: usize = 4;
+pub(super) const LEAF_SIZE: usize = 4;
 
 /// Why a triangle mesh could not be prepared.
 #[derive(Debug, Error, PartialEq)]
