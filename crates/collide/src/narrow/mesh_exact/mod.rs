@@ -905,6 +905,7 @@ pub fn mesh_mesh(
     let off = s1.mat.transpose() * (s2.pos - s1.pos);
     let (irot, ioff) = (rot.transpose(), -(rot.transpose() * off));
     let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
+    let iarot = arot.transpose();
     let grow = DVec3::splat(margin.max(0.0));
     scratch.cand.clear();
     for (cache, n) in [
@@ -935,17 +936,18 @@ pub fn mesh_mesh(
         if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
             continue;
         }
+        // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
+        // are separated along one of the two boxes' axes more often than along one's alone)
+        let ca = irot * ((a.lo + a.hi) * 0.5) + ioff;
+        let ha = iarot * ((a.hi - a.lo) * 0.5);
+        if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
+            continue;
+        }
         roots_overlap = true;
         // a node wholly farther than the margin from the other mesh's surface (outside it, or
         // deep inside, where `deep_vertices` finds its vertices) meets no feature of it
         let (memo1, memo2) = (&mut scratch.near_surface1, &mut scratch.near_surface2);
-        let ball_a = || {
-            (
-                (irot * ((a.lo + a.hi) * 0.5) + ioff),
-                (a.hi - a.lo).length() * 0.5,
-            )
-        };
-        if !near_surface(memo1, i as usize, m2, ball_a, reach)
+        if !near_surface(memo1, i as usize, m2, || (ca, hb_len(a)), reach)
             || !near_surface(memo2, j as usize, m1, || (cb, hb_len(b)), reach)
         {
             continue;
