@@ -65,8 +65,8 @@ mod sdf;
 mod trimesh;
 
 pub use sdf::Sdf;
-pub use trimesh::{Node, TriMesh, TriMeshError};
 use trimesh::LEAF_SIZE;
+pub use trimesh::{Node, TriMesh, TriMeshError};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
 pub const MAX_MESH_CONTACTS: usize = 4;
