@@ -65,6 +65,7 @@ mod sdf;
 mod trimesh;
 
 pub use sdf::Sdf;
+use trimesh::LEAF_SIZE;
 pub use trimesh::{Node, TriMesh, TriMeshError};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
@@ -904,6 +905,7 @@ pub fn mesh_mesh(
     let off = s1.mat.transpose() * (s2.pos - s1.pos);
     let (irot, ioff) = (rot.transpose(), -(rot.transpose() * off));
     let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
+    let iarot = arot.transpose();
     let grow = DVec3::splat(margin.max(0.0));
     scratch.cand.clear();
     for (cache, n) in [
@@ -934,17 +936,18 @@ pub fn mesh_mesh(
         if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
             continue;
         }
+        // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
+        // are separated along one of the two boxes' axes more often than along one's alone)
+        let ca = irot * ((a.lo + a.hi) * 0.5) + ioff;
+        let ha = iarot * ((a.hi - a.lo) * 0.5);
+        if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
+            continue;
+        }
         roots_overlap = true;
         // a node wholly farther than the margin from the other mesh's surface (outside it, or
         // deep inside, where `deep_vertices` finds its vertices) meets no feature of it
         let (memo1, memo2) = (&mut scratch.near_surface1, &mut scratch.near_surface2);
-        let ball_a = || {
-            (
-                (irot * ((a.lo + a.hi) * 0.5) + ioff),
-                (a.hi - a.lo).length() * 0.5,
-            )
-        };
-        if !near_surface(memo1, i as usize, m2, ball_a, reach)
+        if !near_surface(memo1, i as usize, m2, || (ca, hb_len(a)), reach)
             || !near_surface(memo2, j as usize, m1, || (cb, hb_len(b)), reach)
         {
             continue;
@@ -953,20 +956,34 @@ pub fn mesh_mesh(
             (true, true) => {
                 let (sa, sb) = (a.first as usize, b.first as usize);
                 let vert2 = &scratch.vert2;
-                for &t1 in &m1.order[sa..sa + a.count as usize] {
-                    let ball1 = || ball(m1.corners(t1 as usize).map(|v| irot * v + ioff));
-                    if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
-                        continue;
+                // a pair's boxes overlap only if each triangle's box overlaps the other leaf's
+                // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
+                let (alo, ahi) = (a.lo - grow, a.hi + grow);
+                let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
+                let mut leaf2 = [(0u32, [DVec3::ZERO; 3], DVec3::ZERO, DVec3::ZERO); LEAF_SIZE];
+                let mut n_leaf2 = 0;
+                for &t2 in &m2.order[sb..sb + b.count as usize] {
+                    let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
+                    let (lo2, hi2) = (c2[0].min(c2[1]).min(c2[2]), c2[0].max(c2[1]).max(c2[2]));
+                    if lo2.cmple(ahi).all() && hi2.cmpge(alo).all() {
+                        leaf2[n_leaf2] = (t2, c2, lo2, hi2);
+                        n_leaf2 += 1;
                     }
+                }
+                for &t1 in &m1.order[sa..sa + a.count as usize] {
                     let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
                     let lo1 = c1[0].min(c1[1]).min(c1[2]) - grow;
                     let hi1 = c1[0].max(c1[1]).max(c1[2]) + grow;
-                    for &t2 in &m2.order[sb..sb + b.count as usize] {
-                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
+                    if n_leaf2 == 0 || lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+                        continue;
+                    }
+                    let ball1 = || ball(c1.map(|v| irot * v + ioff));
+                    if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
+                        continue;
+                    }
+                    for &(t2, c2, lo2, hi2) in &leaf2[..n_leaf2] {
                         // the triangles' boxes apart by more than the margin
-                        if c2[0].min(c2[1]).min(c2[2]).cmpgt(hi1).any()
-                            || c2[0].max(c2[1]).max(c2[2]).cmplt(lo1).any()
-                        {
+                        if lo2.cmpgt(hi1).any() || hi2.cmplt(lo1).any() {
                             continue;
                         }
                         if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {

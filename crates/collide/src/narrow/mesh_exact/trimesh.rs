@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::sdf::Sdf;
 
 /// Largest number of triangles in a tree leaf.
-const LEAF_SIZE: usize = 4;
+pub(super) const LEAF_SIZE: usize = 4;
 
 /// Why a triangle mesh could not be prepared.
 #[derive(Debug, Error, PartialEq)]
@@ -272,21 +272,23 @@ impl TriMesh {
                 self.nodes[node].count = (e - s) as u32;
                 continue;
             }
-            let ext = chi - clo;
-            let axis = if ext.x >= ext.y && ext.x >= ext.z {
-                0
-            } else if ext.y >= ext.z {
-                1
-            } else {
-                2
-            };
+            // median split along the axis whose halves have the least total box surface
+            // (long sliver triangles make boxes long; this keeps them apart); ties broken by
+            // triangle index, so the tree is deterministic
             let mid = (s + e) / 2;
-            // median split; ties broken by triangle index, so the tree is deterministic
-            self.order[s..e].select_nth_unstable_by(mid - s, |&a, &b| {
-                cent[a as usize][axis]
-                    .total_cmp(&cent[b as usize][axis])
-                    .then(a.cmp(&b))
-            });
+            let ext = chi - clo;
+            let (mut best, mut last) = ((f64::INFINITY, 0), None);
+            for axis in (0..3).filter(|&k| ext[k] > 0.0) {
+                self.median_split(&cent, s, mid, e, axis);
+                let cost = self.box_area(s, mid) + self.box_area(mid, e);
+                if cost < best.0 {
+                    best = (cost, axis);
+                }
+                last = Some(axis);
+            }
+            if last != Some(best.1) {
+                self.median_split(&cent, s, mid, e, best.1);
+            }
             let child = self.nodes.len();
             for _ in 0..2 {
                 self.nodes.push(Node {
@@ -301,6 +303,28 @@ impl TriMesh {
             work.push((child + 1, mid, e));
             work.push((child, s, mid));
         }
+    }
+
+    /// Reorders `order[s..e]` so that `order[mid]` is the median by centroid coordinate `axis`.
+    fn median_split(&mut self, cent: &[DVec3], s: usize, mid: usize, e: usize, axis: usize) {
+        self.order[s..e].select_nth_unstable_by(mid - s, |&a, &b| {
+            cent[a as usize][axis]
+                .total_cmp(&cent[b as usize][axis])
+                .then(a.cmp(&b))
+        });
+    }
+
+    /// Half the surface area of the box around triangles `order[s..e]`.
+    fn box_area(&self, s: usize, e: usize) -> f64 {
+        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(-f64::INFINITY));
+        for &t in &self.order[s..e] {
+            for p in self.corners(t as usize) {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        let d = hi - lo;
+        d.x * d.y + d.y * d.z + d.z * d.x
     }
 
     /// Appends to `out` the triangles whose boxes overlap the box `[lo, hi]` (mesh frame), in
