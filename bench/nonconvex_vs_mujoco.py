@@ -4,14 +4,18 @@ plugin; gradient descent from `sdf_initpoints` Halton starts) against collide's 
 (`collide bench MODEL --mesh exact`, the same meshes as `type="mesh"`), on scenes generated
 here: a torus on a rod, a ball in a bowl, a pile of tori and mugs overlapping by up to 14 mm,
 and the same pile at rest (settled by MuJoCo's own sdf simulation, states kept in
-bench/nonconvex_pile_resting.json; delete it to settle again).
+bench/nonconvex_pile_resting.json; delete it to settle again). Two corpus scenes are timed as
+they are: `scenes/sdf_nut_bolt` and `scenes/sdf_gears` (MuJoCo's sdf plugins, timed from
+Python since the C timer loads no plugins; about 1 µs per call of overhead) against the same
+scenes with each sdf geom replaced by its plugin's mesh as MuJoCo compiles it
+(`collide --mesh exact`), on the corpus states.
 
 Both sides time collision detection alone over the same states (poses precomputed), one
 thread; MuJoCo from C when a compiler is available (see mujoco_vs_collide.py). Contact counts
 per state are printed for both; they differ by design (MuJoCo reports up to 50 contacts per
 sdf pair, collide at most 4 per mesh pair).
 
-Usage: bash bench/nonconvex.sh [--repeat N] [--min-seconds S] [--keep DIR]
+Usage: bash bench/nonconvex.sh [--repeat N] [--min-seconds S] [--keep DIR] [SCENE ...]
 """
 import argparse
 import json
@@ -25,7 +29,8 @@ import mujoco
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mujoco_vs_collide import build_timer, states_txt, time_both  # noqa: E402
+from mujoco_vs_collide import (build_timer, states_txt, time_both, time_collide,  # noqa: E402
+                               time_mujoco_py)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -191,6 +196,58 @@ def settle_pile(column, steps=1500, keep=6, every=100):
     RESTING.write_text(json.dumps({"steps": steps, "every": every, "qpos": kept}) + "\n")
 
 
+CORPUS_SDF = ["sdf_nut_bolt", "sdf_gears"]
+
+
+def meshes_of_plugins(xml_path):
+    """The corpus scene at `xml_path` with every plugin sdf geom made a plain mesh geom of its
+    plugin's mesh (MuJoCo's compiled vertices moved back out of the mesh's inertial frame, so
+    that the geom sits where the sdf geom sat), the plugins removed: MJCF text."""
+    import re
+    m = mujoco.MjModel.from_xml_path(str(xml_path))
+    text = Path(xml_path).read_text()
+    text = re.sub(r"<extension>.*?</extension>", "", text, flags=re.S)
+    for i in range(m.nmesh):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, i)
+        va, vn = m.mesh_vertadr[i], m.mesh_vertnum[i]
+        fa, fn = m.mesh_faceadr[i], m.mesh_facenum[i]
+        v = m.mesh_vert[va:va + vn].astype(float)
+        rot = np.zeros(9)
+        mujoco.mju_quat2Mat(rot, m.mesh_quat[i])
+        v = v @ rot.reshape(3, 3).T + m.mesh_pos[i]
+        f = m.mesh_face[fa:fa + fn]
+        text = re.sub(rf'<mesh name="{name}"><plugin instance="[^"]*"/></mesh>',
+                      mesh_xml(name, v, f), text)
+    text = re.sub(r'<geom type="sdf"([^>]*)><plugin instance="[^"]*"/></geom>',
+                  r'<geom type="mesh"\1/>', text)
+    assert "plugin" not in text, "a plugin left in the derived scene"
+    return text, m
+
+
+def corpus_rows(d, args):
+    """Times the corpus sdf scenes (see the module docs); yields result rows."""
+    conf = ROOT / "conformance"
+    for name in CORPUS_SDF:
+        if args.scenes and name not in args.scenes:
+            continue
+        src = conf / "corpus" / "scenes" / f"{name}.xml"
+        text, m = meshes_of_plugins(src)
+        co_xml = d / f"{name}_mesh.xml"
+        co_xml.write_text(text)
+        sp = conf / "states" / f"scenes__{name}.json"
+        states = json.loads(sp.read_text())["states"]
+        mj = co = float("inf")
+        for _ in range(args.repeat):
+            us, _, ncon = time_mujoco_py(m, states, args.min_seconds)
+            mj = min(mj, us)
+            us, co_con = time_collide(args.exe, co_xml, sp, ["--mesh", "exact"])
+            co = min(co, us)
+        ntri = int(sum(m.mesh_facenum))
+        yield {"scene": name, "triangles": ntri, "states": len(states),
+               "mujoco_contacts": ncon, "collide_contacts": co_con,
+               "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -200,6 +257,7 @@ def main():
     ap.add_argument("--exe", type=Path, default=ROOT / "target" / "release" / "collide")
     ap.add_argument("--keep", type=Path, help="write the generated scenes here")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("scenes", nargs="*", help="only these scenes (default: all)")
     args = ap.parse_args()
     timer = build_timer()
     how = "C (mj_collision_timer)" if timer else "Python"
@@ -213,6 +271,8 @@ def main():
         d = args.keep or Path(tmp)
         d.mkdir(parents=True, exist_ok=True)
         for name, (meshes, body, static, qs) in scenes().items():
+            if args.scenes and name not in args.scenes:
+                continue
             mj_xml, co_xml = d / f"{name}_sdf.xml", d / f"{name}.xml"
             mj_xml.write_text(scene("sdf", meshes, body, static))
             co_xml.write_text(scene("mesh", meshes, body, static))
@@ -230,6 +290,12 @@ def main():
                    "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
             rows.append(row)
             print(f"{name:<14} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
+                  f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
+                  f"{row['speedup']:>7.1f}x", flush=True)
+        for row in corpus_rows(d, args):
+            rows.append(row)
+            print(f"{row['scene']:<14} {row['triangles']:>6} {row['states']:>6} "
+                  f"{row['mujoco_contacts']:>7.1f} {row['collide_contacts']:>7.1f} "
                   f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
                   f"{row['speedup']:>7.1f}x", flush=True)
     if args.json:
