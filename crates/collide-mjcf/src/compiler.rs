@@ -1421,10 +1421,9 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
-    /// MuJoCo builds the convex hull of every mesh a collidable geom or a pair uses (the
-    /// collision geometry of meshes), and rejects meshes whose vertices are colocated,
-    /// collinear or coplanar.
-    fn build_collision_hulls(&mut self) -> Result<()> {
+    /// Per mesh id: whether a geom of one of `types` uses it and collides (contype or
+    /// conaffinity set, or named by an explicit pair).
+    fn collidable_meshes(&self, types: &[GeomType]) -> Vec<bool> {
         let m = &self.model;
         let mut used = vec![false; m.mesh.len()];
         let mut in_pair = vec![false; m.ngeom()];
@@ -1433,12 +1432,34 @@ impl<'r> Builder<'r> {
         }
         for (g, &paired) in in_pair.iter().enumerate() {
             let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
-            if let (GeomType::Mesh | GeomType::Sdf, Some(id), true) =
-                (m.geom_type[g], m.geom_dataid[g], collidable)
-            {
+            if let (true, Some(id)) = (
+                collidable && types.contains(&m.geom_type[g]),
+                m.geom_dataid[g],
+            ) {
                 used[id] = true;
             }
         }
+        used
+    }
+
+    /// Mesh `id`'s vertices in double precision, before MuJoCo rounds them to `f32` (its face
+    /// tree and octree are built on these); the stored vertices for a mesh without file
+    /// vertices (a plugin mesh).
+    fn double_vertices(&self, id: usize) -> Vec<DVec3> {
+        let (source, settings) = &self.mesh_sources[id];
+        let mesh = &self.model.mesh[id];
+        if source.len() == mesh.vert.len() {
+            crate::mesh_hull::double_vertices(mesh, source, settings)
+        } else {
+            mesh.vert.clone()
+        }
+    }
+
+    /// MuJoCo builds the convex hull of every mesh a collidable geom or a pair uses (the
+    /// collision geometry of meshes), and rejects meshes whose vertices are colocated,
+    /// collinear or coplanar.
+    fn build_collision_hulls(&mut self) -> Result<()> {
+        let used = self.collidable_meshes(&[GeomType::Mesh, GeomType::Sdf]);
         for id in (0..used.len()).filter(|&id| used[id]) {
             let (source, settings) = &self.mesh_sources[id];
             let mesh = &self.model.mesh[id];
@@ -1453,27 +1474,13 @@ impl<'r> Builder<'r> {
     /// geom (`mjc_MeshSDF` walks it). It is built from the double-precision vertices, as
     /// MuJoCo's compiler does before rounding them to `f32`.
     fn build_face_trees(&mut self) -> Result<()> {
-        let m = &self.model;
-        if !m.geom_type.contains(&GeomType::Sdf) {
+        if !self.model.geom_type.contains(&GeomType::Sdf) {
             return Ok(());
         }
-        let mut used = vec![false; m.mesh.len()];
-        for g in 0..m.ngeom() {
-            let paired = m.pair_geom1.contains(&g) || m.pair_geom2.contains(&g);
-            let collidable = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0 || paired;
-            if let (GeomType::Mesh, Some(id), true) = (m.geom_type[g], m.geom_dataid[g], collidable)
-            {
-                used[id] = true;
-            }
-        }
+        let used = self.collidable_meshes(&[GeomType::Mesh]);
         for id in (0..used.len()).filter(|&id| used[id]) {
-            let (source, settings) = &self.mesh_sources[id];
+            let vert = self.double_vertices(id);
             let mesh = &self.model.mesh[id];
-            let vert: Vec<DVec3> = if source.len() == mesh.vert.len() {
-                crate::mesh_hull::double_vertices(mesh, source, settings)
-            } else {
-                mesh.vert.clone()
-            };
             let tree = FaceBvh::build(&vert, &mesh.face).map_err(|e| {
                 MjcfError::new(
                     self.mesh_locs[id].clone(),
@@ -1498,14 +1505,8 @@ impl<'r> Builder<'r> {
         }
         for (id, g) in user.into_iter().enumerate() {
             let Some(g) = g else { continue };
+            let vert = self.double_vertices(id);
             let mesh = &self.model.mesh[id];
-            let (source, settings) = &self.mesh_sources[id];
-            // MuJoCo builds it on the vertices before their rounding to float
-            let vert = if source.len() == mesh.vert.len() {
-                crate::mesh_hull::double_vertices(mesh, source, settings)
-            } else {
-                mesh.vert.clone()
-            };
             let octree =
                 crate::sdf_octree::build_octree(&vert, &mesh.face, mesh.aamm).map_err(|e| {
                     let geom = match self.model.geom_name[g].as_str() {
