@@ -196,7 +196,7 @@ def settle_pile(column, steps=1500, keep=6, every=100):
     RESTING.write_text(json.dumps({"steps": steps, "every": every, "qpos": kept}) + "\n")
 
 
-CORPUS_SDF = ["sdf_nut_bolt", "sdf_gears"]
+CORPUS_SDF = ["sdf_mesh_pile", "sdf_nut_bolt", "sdf_gears"]
 
 
 def meshes_of_plugins(xml_path):
@@ -220,6 +220,11 @@ def meshes_of_plugins(xml_path):
                       mesh_xml(name, v, f), text)
     text = re.sub(r'<geom type="sdf"([^>]*)><plugin instance="[^"]*"/></geom>',
                   r'<geom type="mesh"\1/>', text)
+    # mesh-backed sdf geoms (MuJoCo's octree of the mesh) become the mesh itself
+    text = re.sub(r'(<geom [^>]*)type="sdf"([^>]*mesh="[^"]*"[^>]*/>)', r'\1type="mesh"\2', text)
+    # mesh files relative to the scene's folder (the derived scene is written elsewhere)
+    folder = Path(xml_path).resolve().parent
+    text = re.sub(r'(<mesh [^>]*file=")([^"/][^"]*)"', lambda g: f'{g[1]}{folder / g[2]}"', text)
     assert "plugin" not in text, "a plugin left in the derived scene"
     return text, m
 
