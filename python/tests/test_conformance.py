@@ -72,7 +72,7 @@ def mujoco_contacts(m: Any, qpos: np.ndarray, mp: Any, mq: Any) -> list[dict[str
 class ConvexReport:
     def __init__(self) -> None:
         self.pairs = self.found = self.missing_touching = self.extra = self.count_equal = 0
-        self.max_dist_err = self.max_normal_err = 0.0
+        self.max_dist_err = self.max_normal_err = self.max_pos_err = 0.0
 
     def passed(self) -> bool:
         n = max(self.pairs - self.missing_touching, 1)
@@ -81,17 +81,30 @@ class ConvexReport:
             and self.extra <= 0.005 * n
             and self.max_dist_err <= 1e-6
             and self.max_normal_err <= 1e-3
+            and self.max_pos_err <= CONVEX_POS_TOL
             and self.count_equal >= 0.9 * max(self.found, 1)
         )
 
 
-def summarize(entries: list[tuple[tuple[int, int], float, np.ndarray]]) -> dict[Any, Any]:
+# Convex pairs: our deepest contact's position against the nearest of MuJoCo's contacts as deep
+# as its deepest (contacts on a face tie on depth), as `collide conformance` checks it.
+CONVEX_POS_TOL = 1e-6
+DEPTH_TIE = 1e-12
+
+
+def summarize(entries: list[tuple[tuple[int, int], float, np.ndarray, np.ndarray]]) -> dict[Any, Any]:
+    """Per pair: count, deepest dist, its normal, positions of the contacts tied with it."""
     out: dict[Any, list[Any]] = {}
-    for k, d, n in entries:
-        e = out.setdefault(k, [0, np.inf, None])
+    for k, d, n, p in entries:
+        e = out.setdefault(k, [0, np.inf, None, []])
         e[0] += 1
+        if d < e[1] - DEPTH_TIE:
+            e[3] = []
+        if d <= e[1] + DEPTH_TIE:
+            e[3].append(p)
         if d < e[1]:
             e[1], e[2] = d, n
+            e[3].insert(0, e[3].pop())
     return out
 
 
@@ -149,26 +162,33 @@ def compare_state(
     # convex pairs
     gm, gg = model.geom_margin, model.geom_gap
     threshold = lambda k: gm[k[0]] + gm[k[1]] + gg[k[0]] + gg[k[1]]  # noqa: E731
-    mjc = summarize([(c["geom"], c["dist"], c["normal"]) for c in theirs if not analytic(*c["geom"])])
+    mjc = summarize([(c["geom"], c["dist"], c["normal"], c["pos"]) for c in theirs if not analytic(*c["geom"])])
     usc = summarize(
         [
-            ((int(r["geom"][0]), int(r["geom"][1])), float(r["dist"]), np.array(r["frame"][:3]))
+            (
+                (int(r["geom"][0]), int(r["geom"][1])),
+                float(r["dist"]),
+                np.array(r["frame"][:3]),
+                np.array(r["pos"]),
+            )
             for r in ours
             if not analytic(int(r["geom"][0]), int(r["geom"][1]))
         ]
     )
-    for k, (n, d, normal) in mjc.items():
+    for k, (n, d, normal, tied) in mjc.items():
         conv.pairs += 1
         if k not in usc:
             if d > threshold(k) - TOUCH_TOL:
                 conv.missing_touching += 1
             continue
-        n2, d2, normal2 = usc[k]
+        n2, d2, normal2, ours_tied = usc[k]
         conv.found += 1
         conv.count_equal += int(n == n2)
         conv.max_dist_err = max(conv.max_dist_err, abs(d - d2))
         conv.max_normal_err = max(conv.max_normal_err, angle(normal, normal2))
-    for k, (_, d, _) in usc.items():
+        pe = min(float(np.linalg.norm(np.asarray(p) - ours_tied[0])) for p in tied)
+        conv.max_pos_err = max(conv.max_pos_err, pe)
+    for k, (_, d, *_) in usc.items():
         if k not in mjc and d <= threshold(k) - TOUCH_TOL:
             conv.extra += 1
     return errors

@@ -239,6 +239,9 @@ fn compare_contacts(
     compare_convex(m, state, ours, theirs, &mut r.convex);
 }
 
+/// Convex pairs: tolerance on the deepest contact's position (length units), as on `dist`.
+pub const CONVEX_POS_TOL: f64 = 1e-6;
+
 /// Tolerance for "within touching" exceptions of the convex criteria.
 pub const TOUCH_TOL: f64 = 1e-6;
 
@@ -260,6 +263,11 @@ pub struct ConvexReport {
     pub max_dist_err: f64,
     /// Worst angle between the deepest contacts' normals.
     pub max_normal_err: f64,
+    /// Worst distance between our deepest contact's `pos` and MuJoCo's (among MuJoCo's
+    /// contacts of the pair as deep as its deepest, which tie on a face).
+    pub max_pos_err: f64,
+    /// Where the worst `pos` difference is: (state, geom 1, geom 2).
+    pub worst_pos_at: Option<(usize, usize, usize)>,
     /// Where the worst `dist` difference is: (state, geom 1, geom 2).
     pub worst_dist_at: Option<(usize, usize, usize)>,
     /// Where the worst normal angle is: (state, geom 1, geom 2).
@@ -268,7 +276,9 @@ pub struct ConvexReport {
 
 impl ConvexReport {
     /// Issue-4 criteria: at least 99.5% found, at most 0.5% extra, deepest dist within 1e-6,
-    /// normal within 1e-3 rad, equal counts on at least 90% of pairs. True without convex pairs.
+    /// normal within 1e-3 rad, equal counts on at least 90% of pairs; and the deepest contact's
+    /// `pos` within [`CONVEX_POS_TOL`] of one of MuJoCo's equally deep contacts. True without
+    /// convex pairs.
     pub fn passed(&self) -> bool {
         let n = self.pairs.saturating_sub(self.missing_touching).max(1) as f64;
         self.pairs == 0
@@ -276,21 +286,37 @@ impl ConvexReport {
                 && self.extra as f64 <= 0.005 * n
                 && self.max_dist_err <= 1e-6
                 && self.max_normal_err <= 1e-3
+                && self.max_pos_err <= CONVEX_POS_TOL
                 && self.count_equal as f64 >= 0.9 * self.found.max(1) as f64)
     }
 }
 
-/// Per pair: contact count, deepest `dist` and that contact's normal.
-type PairSummary = BTreeMap<(usize, usize), (usize, f64, V3)>;
+/// Per pair: contact count, deepest `dist`, that contact's normal, and the positions of the
+/// contacts as deep as the deepest (several on a face; the first is the deepest's).
+type PairSummary = BTreeMap<(usize, usize), (usize, f64, V3, Vec<V3>)>;
 
-fn summarize(entries: impl Iterator<Item = ((usize, usize), f64, V3)>) -> PairSummary {
+/// Contacts whose `dist` differs from the deepest by no more than this tie on depth.
+const DEPTH_TIE: f64 = 1e-12;
+
+fn summarize(entries: impl Iterator<Item = ((usize, usize), f64, V3, V3)>) -> PairSummary {
     let mut map = PairSummary::new();
-    for (k, d, n) in entries {
-        let e = map.entry(k).or_insert((0, f64::INFINITY, V3::ZERO));
+    for (k, d, n, p) in entries {
+        let e = map
+            .entry(k)
+            .or_insert((0, f64::INFINITY, V3::ZERO, Vec::new()));
         e.0 += 1;
+        if d < e.1 - DEPTH_TIE {
+            e.3.clear();
+        }
+        if d <= e.1 + DEPTH_TIE {
+            e.3.push(p);
+        }
         if d < e.1 {
             e.1 = d;
             e.2 = n;
+            // the deepest's position first
+            let last = e.3.len() - 1;
+            e.3.swap(0, last);
         }
     }
     map
@@ -315,20 +341,33 @@ fn compare_convex(
         let g2 = c.get("geom2")?.as_u64()? as usize;
         let n = c.get("normal").map(f64s).filter(|n| n.len() == 3)?;
         let d = c.get("dist")?.as_f64()?;
-        convex(g1, g2).then_some(((g1, g2), d, V3::new(n[0], n[1], n[2])))
+        let p = c.get("pos").map(f64s).filter(|p| p.len() == 3)?;
+        let (n, p) = (V3::new(n[0], n[1], n[2]), V3::new(p[0], p[1], p[2]));
+        convex(g1, g2).then_some(((g1, g2), d, n, p))
     }));
     let us = summarize(
         ours.iter()
             .filter(|c| convex(c.geom[0], c.geom[1]))
-            .map(|c| ((c.geom[0], c.geom[1]), c.dist, c.normal())),
+            .map(|c| ((c.geom[0], c.geom[1]), c.dist, c.normal(), c.pos)),
     );
-    for (&k, &(n, d, normal)) in &mj {
+    for (&k, (n, d, normal, tied)) in &mj {
+        let (n, d, normal) = (*n, *d, *normal);
         r.pairs += 1;
         match us.get(&k) {
             None if d > threshold(k) - TOUCH_TOL => r.missing_touching += 1,
             None => {}
-            Some(&(n2, d2, normal2)) => {
+            Some((n2, d2, normal2, ours_tied)) => {
+                let (n2, d2, normal2) = (*n2, *d2, *normal2);
                 r.found += 1;
+                // our deepest against the nearest of MuJoCo's equally deep contacts
+                let pe = tied
+                    .iter()
+                    .map(|p| p.distance(ours_tied[0]))
+                    .fold(f64::INFINITY, f64::min);
+                if pe > r.max_pos_err {
+                    r.max_pos_err = pe;
+                    r.worst_pos_at = Some((state, k.0, k.1));
+                }
                 r.count_equal += usize::from(n == n2);
                 if (d - d2).abs() > r.max_dist_err {
                     r.max_dist_err = (d - d2).abs();
@@ -342,7 +381,7 @@ fn compare_convex(
             }
         }
     }
-    for (&k, &(_, d, _)) in &us {
+    for (&k, &(_, d, ..)) in &us {
         if !mj.contains_key(&k) && d <= threshold(k) - TOUCH_TOL {
             r.extra += 1;
         }
@@ -352,8 +391,17 @@ fn compare_convex(
 /// A fixed-width table of the convex-pair comparison (issue-4 criteria).
 pub fn format_convex_table(reports: &[ModelReport]) -> String {
     let mut s = format!(
-        "{:<40} {:>6} {:>8} {:>6} {:>6} {:>8} {:>9} {:>9}  {}\n",
-        "model", "pairs", "found %", "touch", "extra", "count %", "dist err", "nrm err", "status"
+        "{:<40} {:>6} {:>8} {:>6} {:>6} {:>8} {:>9} {:>9} {:>9}  {}\n",
+        "model",
+        "pairs",
+        "found %",
+        "touch",
+        "extra",
+        "count %",
+        "dist err",
+        "nrm err",
+        "pos err",
+        "status"
     );
     let at = |w: Option<(usize, usize, usize)>| {
         w.map_or(String::new(), |(s, a, b)| {
@@ -364,7 +412,7 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
         let c = &r.contacts.convex;
         let n = c.pairs.saturating_sub(c.missing_touching).max(1) as f64;
         s.push_str(&format!(
-            "{:<40} {:>6} {:>8.2} {:>6} {:>6} {:>8.1} {:>9.1e} {:>9.1e}  {}\n",
+            "{:<40} {:>6} {:>8.2} {:>6} {:>6} {:>8.1} {:>9.1e} {:>9.1e} {:>9.1e}  {}\n",
             r.name,
             c.pairs,
             100.0 * c.found as f64 / n,
@@ -373,6 +421,7 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
             100.0 * c.count_equal as f64 / c.found.max(1) as f64,
             c.max_dist_err,
             c.max_normal_err,
+            c.max_pos_err,
             if c.passed() {
                 "ok".to_owned()
             } else {
@@ -382,6 +431,9 @@ pub fn format_convex_table(reports: &[ModelReport]) -> String {
                 }
                 if c.max_normal_err > 1e-3 {
                     why.push(format!("normal: {}", at(c.worst_normal_at)));
+                }
+                if c.max_pos_err > CONVEX_POS_TOL {
+                    why.push(format!("pos: {}", at(c.worst_pos_at)));
                 }
                 format!("FAIL  {}", why.join("; "))
             }

@@ -98,3 +98,21 @@ fn convex_pairs_are_found_with_mujocos_contact_counts() {
         "equal counts on {equal} of {found}"
     );
 }
+
+#[test]
+fn convex_criteria_hold_on_every_model() {
+    // Per model: pairs found, counts, the deepest contact's dist (1e-6), normal (1e-3 rad) and
+    // position (1e-6, against MuJoCo's equally deep contacts) — the criteria of issue 4, with
+    // the position added after the sdf contacts' `pos` was found off by |dist| unseen.
+    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let failed: Vec<_> = reports
+        .iter()
+        .filter(|r| r.load_error.is_none() && !r.contacts.convex.passed())
+        .map(|r| r.name.as_str())
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "convex criteria missed on {failed:?}\n{}",
+        collide_cli::conformance::format_convex_table(&reports)
+    );
+}
