@@ -106,6 +106,10 @@ enum Command {
         /// Meshes collide as their convex hulls (MuJoCo) or by their triangles.
         #[arg(long, default_value = "hull", value_parser = ["hull", "exact"])]
         mesh: String,
+        /// Solve every touching pair from scratch (no warm starts from the previous state):
+        /// every state's contacts then equal a fresh collider's, as in `collide contacts`.
+        #[arg(long)]
+        no_warm_start: bool,
     },
     /// Run the main job on the embedded demo scene (needs no files): contacts per pair over a few
     /// states, time per detection, and a viewer page and picture under `target/`.
@@ -229,14 +233,23 @@ fn main() -> ExitCode {
             iters,
             worlds,
             mesh,
-        } if worlds > 1 => bench_worlds(&model, states.as_deref(), iters, worlds, &mesh),
+            no_warm_start,
+        } if worlds > 1 => bench_worlds(
+            &model,
+            states.as_deref(),
+            iters,
+            worlds,
+            &mesh,
+            !no_warm_start,
+        ),
         Command::Bench {
             model,
             states,
             iters,
             mesh,
+            no_warm_start,
             ..
-        } => bench(&model, states.as_deref(), iters, &mesh),
+        } => bench(&model, states.as_deref(), iters, &mesh, !no_warm_start),
         Command::Distance {
             model,
             states,
@@ -455,14 +468,20 @@ fn contacts(model_path: &Path, states: Option<&Path>, mesh: &str) -> Result<(), 
     Ok(())
 }
 
-fn bench(model_path: &Path, states: Option<&Path>, iters: usize, mesh: &str) -> Result<(), String> {
+fn bench(
+    model_path: &Path,
+    states: Option<&Path>,
+    iters: usize,
+    mesh: &str,
+    warm_start: bool,
+) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
     let poses = all_poses(&model, &states)?;
     let asleep = all_asleep(&model, &states)?;
     let sleeping = asleep.iter().any(Option::is_some);
-    let mut collider =
-        Collider::with_options(&model, mesh_options(mesh, true)).map_err(|e| e.to_string())?;
+    let mut collider = Collider::with_options(&model, mesh_options(mesh, warm_start))
+        .map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     // warm up (sizes the buffers) and count
     let mut stats = collide::Stats::default();
@@ -533,6 +552,7 @@ fn bench_worlds(
     iters: usize,
     nworld: usize,
     mesh: &str,
+    warm_start: bool,
 ) -> Result<(), String> {
     let model = load(model_path)?;
     let states = read_states(&model, states)?;
@@ -544,7 +564,7 @@ fn bench_worlds(
     let mut batch = BatchCollider::with_options(
         &model,
         rayon::current_num_threads(),
-        mesh_options(mesh, true),
+        mesh_options(mesh, warm_start),
     )
     .map_err(|e| e.to_string())?;
     let mut out = vec![Vec::new(); nworld];

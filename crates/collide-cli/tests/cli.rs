@@ -206,3 +206,30 @@ fn closed_stdout_pipe_ends_quietly_instead_of_panicking() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "{:?} {stderr}", out.status);
 }
+
+#[test]
+fn bench_no_warm_start_solves_every_touching_pair_from_scratch() {
+    // a bin of object meshes at rest: with warm starts (the default) most touching pairs start
+    // EPA from the last tetrahedron; with --no-warm-start none does
+    let scene = conformance().join("corpus/scenes/mesh_bin.xml");
+    let states = conformance().join("states/scenes__mesh_bin.json");
+    let warm_starts = |extra: &[&str]| -> f64 {
+        let out = collide()
+            .arg("bench")
+            .arg(&scene)
+            .arg("--states")
+            .arg(&states)
+            .args(["--iters", "2"])
+            .args(extra)
+            .run_ok();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.contains("touching cache:"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let n = line.split("touching cache: ").nth(1).unwrap();
+        n.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(warm_starts(&[]) > 10.0);
+    assert_eq!(warm_starts(&["--no-warm-start"]), 0.0);
+}
