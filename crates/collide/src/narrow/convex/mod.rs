@@ -69,7 +69,7 @@ pub use support::HILLCLIMB_MIN;
 
 use epa::{epa, Polytope};
 use gjk::{gjk, FAR};
-use multicontact::{multicontact, normalize, Point};
+use multicontact::{multicontact, normalize};
 use support::{Object, Vertex};
 
 /// A convex geom as the convex colliders see it.
@@ -257,7 +257,7 @@ pub(crate) fn convex_pair_report_warm(
     };
 
     if maxcon > 1 {
-        let mut pts = [Point::default(); 8];
+        // (written straight into `out`: nothing is written when no aligned features are found)
         let n = multicontact(
             &o1,
             &o2,
@@ -266,17 +266,9 @@ pub(crate) fn convex_pair_report_warm(
             single.x2,
             margin,
             maxcon,
-            &mut pts[..maxcon.min(8)],
+            &mut out[..maxcon],
         );
         if n > 0 {
-            for (c, p) in out.iter_mut().zip(&pts[..n]) {
-                *c = PreContact {
-                    dist: p.dist,
-                    pos: p.pos,
-                    normal: p.normal,
-                    tangent: DVec3::ZERO,
-                };
-            }
             rep.ncon = n;
             rep.multi = true;
             return rep;

@@ -41,6 +41,7 @@ use glam::DVec3;
 
 use super::support::{Object, Vertex, MINVAL, SIGNED_AXES};
 use crate::model::{ConvexHull, GeomType};
+use crate::narrow::PreContact;
 
 /// Two face normals are "aligned" when their dot product is below `-FACE_TOL` (about 5.1°).
 pub(crate) const FACE_TOL: f64 = 0.996;
@@ -92,17 +93,6 @@ const SIN16: [f64; 16] = [
 ];
 /// Room for clipped polygons.
 const MAX_CLIP: usize = 2 * MAX_POLYVERT;
-
-/// One contact point found by the multi-contact step.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Point {
-    /// Signed distance.
-    pub dist: f64,
-    /// Midpoint.
-    pub pos: DVec3,
-    /// Unit normal from geom 1 to geom 2.
-    pub normal: DVec3,
-}
 
 /// Features of one shape touched by the solver's last face or simplex.
 struct Feature {
@@ -595,7 +585,7 @@ pub(crate) fn multicontact(
     x2: DVec3,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     SCRATCH
         .with_borrow_mut(|s| multicontact_in(s, o1, o2, verts, x1, x2, margin, max_contacts, out))
@@ -611,7 +601,7 @@ fn multicontact_in(
     x2: DVec3,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     let f1 = feature(o1, verts, true, x1);
     let f2 = feature(o2, verts, false, x2);
@@ -684,6 +674,17 @@ fn inflation(o: &Object, margin: f64) -> f64 {
     }
 }
 
+/// `0, 1, 2, …`: the indices of the clipped points when all of them are kept (at most 50).
+const FIRST: [usize; 50] = {
+    let mut a = [0; 50];
+    let mut i = 0;
+    while i < a.len() {
+        a[i] = i;
+        i += 1;
+    }
+    a
+};
+
 /// Clips the incident polygon (or edge) against the side planes of the reference face and
 /// turns the surviving points into contacts.
 fn polygon_clip(
@@ -691,7 +692,7 @@ fn polygon_clip(
     c: &Clip,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     let nref = c.reference.len();
     if nref < 3 || c.incident.is_empty() {
@@ -732,7 +733,6 @@ fn polygon_clip(
 
     let mut pick = [0usize; 4];
     let chosen: &[usize];
-    let mut all = [0usize; 50];
     if max_contacts < 5 && npoly > 4 {
         hull4(&poly[..npoly], &mut pick);
         chosen = &pick[..4];
@@ -752,11 +752,7 @@ fn polygon_clip(
         pick[1] = b2;
         chosen = &pick[..2];
     } else {
-        let n = npoly.min(all.len());
-        for (i, a) in all.iter_mut().enumerate().take(n) {
-            *a = i;
-        }
-        chosen = &all[..n];
+        chosen = &FIRST[..npoly.min(FIRST.len())];
     }
 
     // MuJoCo's arithmetic: witnesses on the reference plane (`w`) and on the incident feature
@@ -786,10 +782,11 @@ fn polygon_clip(
         if !(dist.is_finite() && pos.is_finite()) {
             continue;
         }
-        out[k] = Point {
+        out[k] = PreContact {
             dist,
             pos,
             normal: normalize(x1 - x2),
+            tangent: DVec3::ZERO,
         };
         k += 1;
     }
@@ -811,6 +808,7 @@ fn clip_by_planes<'a>(
 ) -> &'a mut [DVec3] {
     let mut npoly = incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&incident[..npoly]);
+    let ball = Ball::around(&incident[..npoly]);
     let (mut poly, mut clipped) = (buf_a, buf_b);
     // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a plane that keeps every
     // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
@@ -820,6 +818,10 @@ fn clip_by_planes<'a>(
     for (&a, &s) in points.iter().zip(normals) {
         if npoly == 0 {
             break;
+        }
+        if ball.inside(a, s) {
+            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
+            continue;
         }
         let dist = &mut dist[..npoly];
         let mut all_in = true;
@@ -851,6 +853,51 @@ fn clip_by_planes<'a>(
     poly.rotate_left(rot);
     poly
 }
+
+/// A ball holding a polygon and every polygon clipped from it: clipping keeps points on its
+/// edges, inside the polygon's convex hull up to rounding.
+struct Ball {
+    centre: DVec3,
+    radius: f64,
+}
+
+impl Ball {
+    /// The ball about the middle of the points' bounding box (radius NaN when a point is not
+    /// finite).
+    fn around(points: &[DVec3]) -> Ball {
+        let (lo, hi) = points.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        let centre = (lo + hi) * 0.5;
+        // (`min`, `max` skip NaN; `0 x` is NaN for a non-finite `x`, and poisons the radius)
+        let (r2, zero) = points.iter().fold((0.0f64, 0.0), |(r2, zero), p| {
+            (
+                r2.max((*p - centre).length_squared()),
+                zero + (*p * 0.0).element_sum(),
+            )
+        });
+        Ball {
+            centre,
+            radius: r2.sqrt() + zero,
+        }
+    }
+
+    /// True when every point of the ball is well inside the side plane through `a` with unit
+    /// inward normal `s`: the clipping's own signed distances `(p - a)·s` of the points in the
+    /// ball would all be positive (its rounding, relative 1e-15 of the magnitudes, is far below
+    /// the slack), so the plane keeps every vertex and only rotates the polygon. False for
+    /// anything non-finite.
+    #[inline]
+    fn inside(&self, a: DVec3, s: DVec3) -> bool {
+        let c = self.centre - a;
+        let scale = c.abs().element_sum() + self.radius;
+        c.dot(s) - self.radius > BALL_SLACK * scale
+    }
+}
+
+/// Relative slack of [`Ball::inside`].
+const BALL_SLACK: f64 = 1e-9;
 
 /// Clips the edge `pq` of a polygon by a side plane, `dp` and `dq` the signed distances of its
 /// ends (inside: `> -MINVAL`), appending to `out[..*n]` what it keeps: the crossing point, then
@@ -986,6 +1033,54 @@ mod tests {
 
     fn bits(v: &[DVec3]) -> Vec<[u64; 3]> {
         v.iter().map(|p| p.to_array().map(f64::to_bits)).collect()
+    }
+
+    /// A point of the polygon on the plane, or just outside it, is never proved inside; a
+    /// polygon well inside is; non-finite input never is.
+    #[test]
+    fn ball_proves_only_planes_that_keep_every_vertex() {
+        let square = [
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(-1.0, -1.0, 0.0),
+            DVec3::new(-1.0, 1.0, 0.0),
+        ];
+        let ball = Ball::around(&square);
+        assert_eq!(ball.centre, DVec3::ZERO);
+        assert_eq!(ball.radius, 2f64.sqrt());
+        // plane x = 1 (touching two vertices), x = 1.5 and x = -1.5, inward normal -x
+        assert!(!ball.inside(DVec3::new(1.0, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(1.4, 0.0, 0.0), DVec3::NEG_X));
+        assert!(ball.inside(DVec3::new(1.5, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(-1.5, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(1.5, 0.0, 0.0), DVec3::new(f64::NAN, 0.0, 0.0)));
+        let nan = [DVec3::new(f64::NAN, 0.0, 0.0), DVec3::X];
+        assert!(!Ball::around(&nan).inside(DVec3::new(9.0, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!Ball::around(&[]).inside(DVec3::new(9.0, 0.0, 0.0), DVec3::NEG_X));
+    }
+
+    proptest::proptest! {
+        /// Whenever the ball proves a plane, the clipping's own distances of the polygon's
+        /// vertices, and of points on its edges, are inside (`> -MINVAL`).
+        #[test]
+        fn ball_inside_implies_every_clipping_distance_inside(
+            pts in proptest::collection::vec((-3.0..3.0f64, -3.0..3.0f64, -0.1..0.1f64), 1..12),
+            offset in -4.0..4.0f64,
+            (nx, ny, nz) in (-1.0..1.0f64, -1.0..1.0f64, -0.2..0.2f64),
+            t in 0.0..=1.0f64,
+        ) {
+            let pts: Vec<DVec3> = pts.iter().map(|&(x, y, z)| DVec3::new(x, y, z)).collect();
+            let s = normalize(DVec3::new(nx, ny, nz));
+            let a = s * offset;
+            if Ball::around(&pts).inside(a, s) {
+                for (i, &p) in pts.iter().enumerate() {
+                    let q = pts[(i + 1) % pts.len()];
+                    for v in [p, p + (q - p) * t] {
+                        proptest::prop_assert!((v - a).dot(s) > -MINVAL);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
