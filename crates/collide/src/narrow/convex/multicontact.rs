@@ -494,17 +494,33 @@ fn aligned_face_edge(edges: &Edges, faces: &Normals, dir: DVec3) -> Option<(usiz
     None
 }
 
-fn feature(o: &Object, verts: &[Vertex; 3], first: bool, witness: DVec3) -> Feature {
-    let mut idx = [0i32; 3];
-    let mut pos = [DVec3::ZERO; 3];
-    for k in 0..3 {
-        idx[k] = if first {
-            verts[k].index1
-        } else {
-            verts[k].index2
-        };
-        pos[k] = if first { verts[k].raw1 } else { verts[k].raw2 };
+/// What the multi-contact step reads of the solver's closest face (or last simplex): per
+/// geom, the feature indices and true-surface points of its three vertices (a third of the
+/// vertices' size).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Touched {
+    /// `[geom 1, geom 2]`: feature indices ([`Object::vertindex`]).
+    idx: [[i32; 3]; 2],
+    /// `[geom 1, geom 2]`: support points on the true surfaces.
+    pos: [[DVec3; 3]; 2],
+}
+
+impl Touched {
+    /// The features of three solver vertices.
+    #[inline]
+    pub(crate) fn of(v: &[&Vertex; 3]) -> Touched {
+        Touched {
+            idx: [v.map(|v| v.index1), v.map(|v| v.index2)],
+            pos: [v.map(|v| v.raw1), v.map(|v| v.raw2)],
+        }
     }
+}
+
+/// The feature of geom 1 (`first`) or geom 2 touched by `t`.
+fn feature(o: &Object, t: &Touched, first: bool, witness: DVec3) -> Feature {
+    let k = usize::from(!first);
+    let mut idx = t.idx[k];
+    let mut pos = t.pos[k];
     if o.kind == GeomType::Capsule {
         // a capsule only offers its side line, through the contact point
         return Feature {
@@ -580,7 +596,7 @@ thread_local! {
 pub(crate) fn multicontact(
     o1: &Object,
     o2: &Object,
-    verts: &[Vertex; 3],
+    verts: &Touched,
     x1: DVec3,
     x2: DVec3,
     margin: f64,
@@ -596,7 +612,7 @@ fn multicontact_in(
     s: &mut Scratch,
     o1: &Object,
     o2: &Object,
-    verts: &[Vertex; 3],
+    verts: &Touched,
     x1: DVec3,
     x2: DVec3,
     margin: f64,
