@@ -256,6 +256,52 @@ fn poly_normal(o: &Object, hull: &ConvexHull, p: usize) -> DVec3 {
     o.mat * hull.poly_normal.get(p).copied().unwrap_or(DVec3::Z)
 }
 
+/// The first polygons (in polygon order, at most `out.len()`) holding both hull vertices `v0`
+/// and `v1`; returns their number. With the vertex-to-polygon index, a merge of the two
+/// vertices' ordered polygon lists; else the polygons of `v0` are scanned for `v1`.
+fn shared_polygons(hull: &ConvexHull, v0: i32, v1: i32, out: &mut [usize]) -> usize {
+    let mut n = 0;
+    let index = |v: i32| -> Option<&[u32]> {
+        let i = usize::try_from(v).ok().filter(|&i| i < hull.vert.len())?;
+        let (a, b) = (
+            *hull.vert_poly_start.get(i)? as usize,
+            *hull.vert_poly_start.get(i + 1)? as usize,
+        );
+        hull.vert_poly.get(a..b)
+    };
+    if hull.vert_poly_start.len() == hull.vert.len() + 1 {
+        let (Some(l0), Some(l1)) = (index(v0), index(v1)) else {
+            return 0;
+        };
+        let (mut i, mut j) = (0, 0);
+        while let (Some(&p), Some(&q)) = (l0.get(i), l1.get(j)) {
+            if n == out.len() {
+                break;
+            }
+            if p == q {
+                out[n] = p as usize;
+                n += 1;
+            }
+            i += usize::from(p <= q);
+            j += usize::from(q <= p);
+        }
+        return n;
+    }
+    hull.polygons_of_vertex(v0, |p| {
+        let (a, b) = poly_range(hull, p);
+        if n < out.len() && hull.poly_vert[a..b].iter().any(|&x| x as i32 == v1) {
+            out[n] = p;
+            n += 1;
+        }
+        if n == out.len() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    n
+}
+
 /// Mesh polygon normals touched by a feature (`meshNormals`).
 fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
     let Some(hull) = o.hull else { return };
@@ -264,19 +310,7 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
             // polygons shared by the first two (and the third) vertices (only the first two
             // count: the search stops there)
             let mut shared = [0usize; 2];
-            let mut ns = 0;
-            hull.polygons_of_vertex(f.idx[0], |p| {
-                let (a, b) = poly_range(hull, p);
-                if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
-                    shared[ns] = p;
-                    ns += 1;
-                }
-                if ns == shared.len() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
+            let ns = shared_polygons(hull, f.idx[0], f.idx[1], &mut shared);
             if f.dim == 3 {
                 for &p in &shared[..ns] {
                     let (a, b) = poly_range(hull, p);
@@ -1164,6 +1198,54 @@ mod tests {
         let cut = clip_edge_by_edge(&square, &normals, &incidents[1]);
         assert!(!cut.is_empty() && bits(&cut) != bits(&incidents[1]));
         assert!(clip_edge_by_edge(&square, &normals, &incidents[3]).is_empty());
+    }
+
+    #[test]
+    fn shared_polygons_by_index_match_the_polygon_scan() {
+        // a cube (corner bits: 1 x, 2 y, 4 z) with its six quads
+        let vert = (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let polys: [&[u32]; 6] = [
+            &[0, 4, 6, 2],
+            &[1, 3, 7, 5],
+            &[0, 1, 5, 4],
+            &[2, 6, 7, 3],
+            &[0, 2, 3, 1],
+            &[4, 5, 7, 6],
+        ];
+        let mut scanned = ConvexHull {
+            vert,
+            poly_start: vec![0],
+            ..Default::default()
+        };
+        for p in polys {
+            scanned.poly_vert.extend_from_slice(p);
+            scanned.poly_start.push(scanned.poly_vert.len() as u32);
+        }
+        let mut indexed = scanned.clone();
+        indexed.index_vertex_polygons();
+        let shared = |hull: &ConvexHull, v0: i32, v1: i32, room: usize| {
+            let mut out = [usize::MAX; 3];
+            let n = shared_polygons(hull, v0, v1, &mut out[..room]);
+            out[..n].to_vec()
+        };
+        // an edge of the cube lies on two quads; a diagonal on one; opposite corners on none
+        assert_eq!(shared(&indexed, 0, 1, 2), [2, 4]);
+        assert_eq!(shared(&indexed, 0, 6, 2), [0]);
+        assert_eq!(shared(&indexed, 0, 7, 2), Vec::<usize>::new());
+        assert_eq!(shared(&indexed, 0, 1, 1), [2]);
+        for v0 in -1..10 {
+            for v1 in -1..10 {
+                for room in 0..3 {
+                    assert_eq!(
+                        shared(&indexed, v0, v1, room),
+                        shared(&scanned, v0, v1, room),
+                        "vertices {v0}, {v1}, room {room}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
