@@ -273,11 +273,8 @@ impl BroadPhase {
         bp.swept_filter = bp.swept.iter().map(|&b| BodyFilter::of(m, b)).collect();
         bp.update_always_pairs(m);
         if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
-            let swept = &bp.swept;
-            bp.small = SmallSweep::new(swept.len(), |i, j| {
-                let (b1, b2) = (swept[i], swept[j]);
-                body_pair_allowed(m, b1, b2) && bodies_can_collide(m, b1, b2)
-            });
+            let filter = &bp.swept_filter;
+            bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
         }
         bp
     }
