@@ -1200,13 +1200,13 @@ mod tests {
         assert!(clip_edge_by_edge(&square, &normals, &incidents[3]).is_empty());
     }
 
-    #[test]
-    fn shared_polygons_by_index_match_the_polygon_scan() {
-        // a cube (corner bits: 1 x, 2 y, 4 z) with its six quads
+    /// A cube (corner bits: 1 x, 2 y, 4 z) with its six quads followed by `extra` polygons,
+    /// without the vertex-to-polygon index.
+    fn cube_hull(extra: &[&[u32]]) -> ConvexHull {
         let vert = (0..8)
             .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .collect();
-        let polys: [&[u32]; 6] = [
+        let quads: [&[u32]; 6] = [
             &[0, 4, 6, 2],
             &[1, 3, 7, 5],
             &[0, 1, 5, 4],
@@ -1214,15 +1214,21 @@ mod tests {
             &[0, 2, 3, 1],
             &[4, 5, 7, 6],
         ];
-        let mut scanned = ConvexHull {
+        let mut hull = ConvexHull {
             vert,
             poly_start: vec![0],
             ..Default::default()
         };
-        for p in polys {
-            scanned.poly_vert.extend_from_slice(p);
-            scanned.poly_start.push(scanned.poly_vert.len() as u32);
+        for p in quads.iter().chain(extra) {
+            hull.poly_vert.extend_from_slice(p);
+            hull.poly_start.push(hull.poly_vert.len() as u32);
         }
+        hull
+    }
+
+    #[test]
+    fn shared_polygons_by_index_match_the_polygon_scan() {
+        let scanned = cube_hull(&[]);
         let mut indexed = scanned.clone();
         indexed.index_vertex_polygons();
         let shared = |hull: &ConvexHull, v0: i32, v1: i32, room: usize| {
@@ -1250,30 +1256,9 @@ mod tests {
 
     #[test]
     fn vertex_polygon_index_matches_polygon_scan() {
-        // a cube (corner bits: 1 x, 2 y, 4 z) with its six quads, plus a degenerate polygon
-        // naming vertex 0 twice and one naming a vertex that does not exist
-        let vert = (0..8)
-            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .collect();
-        let polys: [&[u32]; 8] = [
-            &[0, 4, 6, 2],
-            &[1, 3, 7, 5],
-            &[0, 1, 5, 4],
-            &[2, 6, 7, 3],
-            &[0, 2, 3, 1],
-            &[4, 5, 7, 6],
-            &[0, 7, 0],
-            &[9, 1],
-        ];
-        let mut scanned = ConvexHull {
-            vert,
-            poly_start: vec![0],
-            ..Default::default()
-        };
-        for p in polys {
-            scanned.poly_vert.extend_from_slice(p);
-            scanned.poly_start.push(scanned.poly_vert.len() as u32);
-        }
+        // the cube plus a degenerate polygon naming vertex 0 twice and one naming a vertex
+        // that does not exist
+        let scanned = cube_hull(&[&[0, 7, 0], &[9, 1]]);
         let mut indexed = scanned.clone();
         indexed.index_vertex_polygons();
         assert_eq!(indexed.vert_poly_start.len(), 9);
