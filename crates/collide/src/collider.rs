@@ -10,7 +10,7 @@ use crate::contact::{push_contacts, Contact, GeomParams, MixTable};
 use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
 use crate::mid::{obb_overlap, traverse, Bvh, Obb};
-use crate::model::{disable, enable, GeomType, Model};
+use crate::model::{disable, enable, ConvexHull, GeomType, HField, Model};
 use crate::narrow::convex::{
     convex_pair, convex_pair_report_warm, is_polytope, CcdOptions, ConvexGeom, SeparationCache,
     TouchingCache,
@@ -131,6 +131,8 @@ pub struct Collider<'m> {
     model: &'m Model,
     /// Per-geom constants of the pair filters, one record per geom.
     geoms: Vec<GeomInfo>,
+    /// Per-geom convex-solver views without the pose.
+    convex: Vec<ConvexShape<'m>>,
     /// Per-geom contact parameters, mixed per pair for the pairs that touch.
     params: Vec<GeomParams>,
     /// The mixing of `params` per pair of parameter classes.
@@ -244,6 +246,9 @@ impl<'m> Collider<'m> {
         Ok(Collider {
             model,
             geoms,
+            convex: (0..model.ngeom())
+                .map(|g| ConvexShape::of(model, g))
+                .collect(),
             mix: MixTable::new(model, &params),
             params,
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
@@ -680,7 +685,10 @@ impl<'m> Collider<'m> {
                 self.exact_pair(g1, g2, t1, threshold, poses)
             }
             convex => {
-                let (c1, c2) = (convex_geom(m, poses, g1), convex_geom(m, poses, g2));
+                let (c1, c2) = (
+                    self.convex[g1].placed(poses, g1),
+                    self.convex[g2].placed(poses, g2),
+                );
                 if (c1.kind == GeomType::Mesh && c1.hull.is_none())
                     || (c2.kind == GeomType::Mesh && c2.hull.is_none())
                 {
@@ -800,24 +808,52 @@ impl<'m> Collider<'m> {
 
 /// The convex-collider view of geom `g`.
 pub(crate) fn convex_geom<'a>(m: &'a Model, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
-    // an sdf geom's convex view is its mesh's hull (MuJoCo's plane–SDF collides the mesh)
-    let t = match m.geom_type[g] {
-        GeomType::Sdf => GeomType::Mesh,
-        t => t,
-    };
-    let data = m.geom_dataid[g];
-    ConvexGeom {
-        kind: t,
-        pos: poses.geom_xpos[g],
-        mat: poses.geom_xmat[g],
-        size: m.geom_size[g],
-        hull: data
-            .filter(|_| t == GeomType::Mesh)
-            .and_then(|i| m.mesh.get(i))
-            .and_then(|x| x.hull.as_ref()),
-        hfield: data
-            .filter(|_| t == GeomType::HField)
-            .and_then(|i| m.hfield.get(i)),
+    ConvexShape::of(m, g).placed(poses, g)
+}
+
+/// The pose-independent part of a geom's [`ConvexGeom`] (the collider keeps one per geom, so
+/// that a pair does not look its meshes up again).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConvexShape<'a> {
+    kind: GeomType,
+    size: glam::DVec3,
+    hull: Option<&'a ConvexHull>,
+    hfield: Option<&'a HField>,
+}
+
+impl<'a> ConvexShape<'a> {
+    /// Geom `g` of `m`.
+    pub(crate) fn of(m: &'a Model, g: usize) -> ConvexShape<'a> {
+        // an sdf geom's convex view is its mesh's hull (MuJoCo's plane–SDF collides the mesh)
+        let t = match m.geom_type[g] {
+            GeomType::Sdf => GeomType::Mesh,
+            t => t,
+        };
+        let data = m.geom_dataid[g];
+        ConvexShape {
+            kind: t,
+            size: m.geom_size[g],
+            hull: data
+                .filter(|_| t == GeomType::Mesh)
+                .and_then(|i| m.mesh.get(i))
+                .and_then(|x| x.hull.as_ref()),
+            hfield: data
+                .filter(|_| t == GeomType::HField)
+                .and_then(|i| m.hfield.get(i)),
+        }
+    }
+
+    /// At the pose of geom `g` in `poses`.
+    #[inline(always)]
+    pub(crate) fn placed(&self, poses: &PoseView, g: usize) -> ConvexGeom<'a> {
+        ConvexGeom {
+            kind: self.kind,
+            pos: poses.geom_xpos[g],
+            mat: poses.geom_xmat[g],
+            size: self.size,
+            hull: self.hull,
+            hfield: self.hfield,
+        }
     }
 }
 

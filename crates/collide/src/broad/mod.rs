@@ -11,7 +11,7 @@ use glam::{DMat3, DVec3};
 use crate::filter::{bodies_can_collide, body_pair_allowed, signature};
 use crate::kinematics::PoseView;
 use crate::math::{eig3, quat_to_mat};
-use crate::model::{enable, GeomType, Model};
+use crate::model::{disable, enable, GeomType, Model};
 use small_sweep::SmallSweep;
 use sweep_and_prune::{Intervals, SweepAndPrune};
 
@@ -20,6 +20,8 @@ use sweep_and_prune::{Intervals, SweepAndPrune};
 pub struct BroadPhase {
     /// Collidable bodies that go through sweep-and-prune.
     swept: Vec<usize>,
+    /// The body filters of `swept[k]`, packed (read per candidate pair of the sweep).
+    swept_filter: Vec<BodyFilter>,
     /// Bodies paired with everything directly.
     always: Vec<usize>,
     /// All collidable bodies.
@@ -52,6 +54,46 @@ pub struct BroadPhase {
     /// Scratch of the counting sort of `pairs`.
     scratch: Vec<u32>,
     counts: Vec<u32>,
+}
+
+/// What the body filters read of one body, in one record: `body_pair_allowed` and
+/// `bodies_can_collide` of two bodies are [`BodyFilter::allows`] of their records.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct BodyFilter {
+    /// Weld group (`body_weldid`).
+    weld: usize,
+    /// The weld group of the weld body's parent when the parent filter applies to this body
+    /// (`filterparent` on, neither group the world), else `usize::MAX` (matches no group).
+    parent_weld: usize,
+    /// The weld group has no dofs (static or mocap).
+    fixed: bool,
+    contype: u32,
+    conaffinity: u32,
+}
+
+impl BodyFilter {
+    fn of(m: &Model, b: usize) -> BodyFilter {
+        let w = m.body_weldid[b];
+        let wp = m.body_weldid[m.body_parentid[w]];
+        let parent_filter = m.opt.disableflags & disable::FILTERPARENT == 0 && w != 0 && wp != 0;
+        BodyFilter {
+            weld: w,
+            parent_weld: if parent_filter { wp } else { usize::MAX },
+            fixed: m.body_dofnum[w] == 0,
+            contype: m.body_contype[b],
+            conaffinity: m.body_conaffinity[b],
+        }
+    }
+
+    /// `body_pair_allowed(a, b) && bodies_can_collide(a, b)` (see [`crate::filter`]).
+    #[inline]
+    fn allows(&self, o: &BodyFilter) -> bool {
+        self.weld != o.weld
+            && !(self.fixed && o.fixed)
+            && self.weld != o.parent_weld
+            && o.weld != self.parent_weld
+            && ((self.contype & o.conaffinity) != 0 || (o.contype & self.conaffinity) != 0)
+    }
 }
 
 /// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
@@ -228,13 +270,11 @@ impl BroadPhase {
                 bp.swept.push(b);
             }
         }
+        bp.swept_filter = bp.swept.iter().map(|&b| BodyFilter::of(m, b)).collect();
         bp.update_always_pairs(m);
         if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
-            let swept = &bp.swept;
-            bp.small = SmallSweep::new(swept.len(), |i, j| {
-                let (b1, b2) = (swept[i], swept[j]);
-                body_pair_allowed(m, b1, b2) && bodies_can_collide(m, b1, b2)
-            });
+            let filter = &bp.swept_filter;
+            bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
         }
         bp
     }
@@ -312,21 +352,16 @@ impl BroadPhase {
             self.boxes.set(k, lo, hi);
         }
 
-        let swept = &self.swept;
+        let (swept, filter) = (&self.swept, &self.swept_filter);
         let pairs = &mut self.pairs;
-        let asleep = &self.asleep;
-        let sleeping = |b: usize| asleep.get(b).copied().unwrap_or(false);
-        let sleep_skip = |b1: usize, b2: usize| {
-            (sleeping(b1) && m.body_weldid[b2] == 0) || (sleeping(b2) && m.body_weldid[b1] == 0)
-        };
+        let asleep = &self.box_asleep;
         self.sap
             .overlapping_pairs(&self.boxes, &self.box_asleep, |i, j| {
-                let (b1, b2) = (swept[i], swept[j]);
-                if !sleep_skip(b1, b2)
-                    && body_pair_allowed(m, b1, b2)
-                    && bodies_can_collide(m, b1, b2)
-                {
-                    pairs.push(signature(b1, b2));
+                let (f1, f2) = (&filter[i], &filter[j]);
+                // a sleeping body does not meet static geometry
+                let sleep_skip = (asleep[i] && f2.weld == 0) || (asleep[j] && f1.weld == 0);
+                if !sleep_skip && f1.allows(f2) {
+                    pairs.push(signature(swept[i], swept[j]));
                 }
             });
         self.finish_pairs(m);
@@ -401,7 +436,39 @@ impl BroadPhase {
 
 #[cfg(test)]
 mod tests {
-    use super::{sort_signatures, BroadPhase};
+    use super::{sort_signatures, BodyFilter, BroadPhase};
+    use crate::filter::{bodies_can_collide, body_pair_allowed};
+    use crate::model::{disable, Model};
+
+    #[test]
+    fn packed_body_filters_match_the_model_filters() {
+        // world 0; static body 1 welded to it; a free chain 2 -> 3 (hinge) -> 4 (welded to 3);
+        // a mocap body 5 (no dofs, its own weld group); a free body 6 under 4; bitmasks that
+        // exclude some pairs
+        let mut m = Model {
+            body_parentid: vec![0, 0, 0, 2, 3, 0, 4],
+            body_weldid: vec![0, 0, 2, 3, 3, 5, 6],
+            body_dofnum: vec![0, 0, 6, 1, 0, 0, 6],
+            body_contype: vec![1, 1, 1, 2, 1, 1, 4],
+            body_conaffinity: vec![1, 1, 1, 1, 2, 1, 1],
+            ..Default::default()
+        };
+        let mut kept = [0usize; 2];
+        for flags in [0, disable::FILTERPARENT] {
+            m.opt.disableflags = flags;
+            let f: Vec<BodyFilter> = (0..7).map(|b| BodyFilter::of(&m, b)).collect();
+            for a in 0..7 {
+                for b in 0..7 {
+                    let expect = body_pair_allowed(&m, a, b) && bodies_can_collide(&m, a, b);
+                    assert_eq!(f[a].allows(&f[b]), expect, "bodies {a}, {b}, flags {flags}");
+                    kept[usize::from(flags != 0)] += usize::from(expect);
+                }
+            }
+        }
+        // the parent filter removes 2–3, 2–4 (3 and 4 are one weld group) and 4–6, both ways
+        // (3–6 fails the bitmasks)
+        assert_eq!(kept[1] - kept[0], 6);
+    }
 
     #[test]
     fn always_pairs_merge_into_sorted_swept_pairs() {

@@ -69,7 +69,7 @@ pub use support::HILLCLIMB_MIN;
 
 use epa::{epa, Polytope};
 use gjk::{gjk, FAR};
-use multicontact::{multicontact, normalize, Point};
+use multicontact::{multicontact, normalize, Touched};
 use support::{Object, Vertex};
 
 /// A convex geom as the convex colliders see it.
@@ -213,7 +213,7 @@ struct Single {
     dist: f64,
     x1: DVec3,
     x2: DVec3,
-    feature: [Vertex; 3],
+    feature: Touched,
 }
 
 /// [`convex_pair`] with the native solver (whatever [`CcdOptions::native`] says), also returning
@@ -257,7 +257,7 @@ pub(crate) fn convex_pair_report_warm(
     };
 
     if maxcon > 1 {
-        let mut pts = [Point::default(); 8];
+        // (written straight into `out`: nothing is written when no aligned features are found)
         let n = multicontact(
             &o1,
             &o2,
@@ -266,17 +266,9 @@ pub(crate) fn convex_pair_report_warm(
             single.x2,
             margin,
             maxcon,
-            &mut pts[..maxcon.min(8)],
+            &mut out[..maxcon],
         );
         if n > 0 {
-            for (c, p) in out.iter_mut().zip(&pts[..n]) {
-                *c = PreContact {
-                    dist: p.dist,
-                    pos: p.pos,
-                    normal: p.normal,
-                    tangent: DVec3::ZERO,
-                };
-            }
             rep.ncon = n;
             rep.multi = true;
             return rep;
@@ -355,7 +347,7 @@ fn solve<const WARM: bool>(
                 return None;
             }
             let k = g.nsimplex.clamp(1, 3);
-            let feature = [0, 1, 2].map(|i| simplex[i.min(k - 1)]);
+            let feature = Touched::of(&[0, 1, 2].map(|i| &simplex[i.min(k - 1)]));
             return Some(Single {
                 dist,
                 x1,
@@ -456,20 +448,19 @@ fn penetration(
     tol: f64,
     rep: &mut CcdReport,
 ) -> Option<Single> {
-    let e = POLYTOPE.with_borrow_mut(|pt| epa(pt, simplex, n, o1, o2, iterations, tol));
-    rep.epa_iterations = e.iterations;
-    rep.epa_exhausted = e.exhausted;
-    rep.epa_status = e.status;
-    if e.found && e.dist < 0.0 {
-        Some(Single {
+    // (the result is read inside the closure: only what the pair keeps leaves it)
+    POLYTOPE.with_borrow_mut(|pt| {
+        let e = epa(pt, simplex, n, o1, o2, iterations, tol);
+        rep.epa_iterations = e.iterations;
+        rep.epa_exhausted = e.exhausted;
+        rep.epa_status = e.status;
+        (e.found && e.dist < 0.0).then(|| Single {
             dist: e.dist,
             x1: e.x1,
             x2: e.x2,
-            feature: e.face,
+            feature: Touched::of(&[&e.face[0], &e.face[1], &e.face[2]]),
         })
-    } else {
-        None
-    }
+    })
 }
 
 /// Result of [`convex_distance`].

@@ -41,6 +41,7 @@ use glam::DVec3;
 
 use super::support::{Object, Vertex, MINVAL, SIGNED_AXES};
 use crate::model::{ConvexHull, GeomType};
+use crate::narrow::PreContact;
 
 /// Two face normals are "aligned" when their dot product is below `-FACE_TOL` (about 5.1°).
 pub(crate) const FACE_TOL: f64 = 0.996;
@@ -92,17 +93,6 @@ const SIN16: [f64; 16] = [
 ];
 /// Room for clipped polygons.
 const MAX_CLIP: usize = 2 * MAX_POLYVERT;
-
-/// One contact point found by the multi-contact step.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Point {
-    /// Signed distance.
-    pub dist: f64,
-    /// Midpoint.
-    pub pos: DVec3,
-    /// Unit normal from geom 1 to geom 2.
-    pub normal: DVec3,
-}
 
 /// Features of one shape touched by the solver's last face or simplex.
 struct Feature {
@@ -266,6 +256,52 @@ fn poly_normal(o: &Object, hull: &ConvexHull, p: usize) -> DVec3 {
     o.mat * hull.poly_normal.get(p).copied().unwrap_or(DVec3::Z)
 }
 
+/// The first polygons (in polygon order, at most `out.len()`) holding both hull vertices `v0`
+/// and `v1`; returns their number. With the vertex-to-polygon index, a merge of the two
+/// vertices' ordered polygon lists; else the polygons of `v0` are scanned for `v1`.
+fn shared_polygons(hull: &ConvexHull, v0: i32, v1: i32, out: &mut [usize]) -> usize {
+    let mut n = 0;
+    let index = |v: i32| -> Option<&[u32]> {
+        let i = usize::try_from(v).ok().filter(|&i| i < hull.vert.len())?;
+        let (a, b) = (
+            *hull.vert_poly_start.get(i)? as usize,
+            *hull.vert_poly_start.get(i + 1)? as usize,
+        );
+        hull.vert_poly.get(a..b)
+    };
+    if hull.vert_poly_start.len() == hull.vert.len() + 1 {
+        let (Some(l0), Some(l1)) = (index(v0), index(v1)) else {
+            return 0;
+        };
+        let (mut i, mut j) = (0, 0);
+        while let (Some(&p), Some(&q)) = (l0.get(i), l1.get(j)) {
+            if n == out.len() {
+                break;
+            }
+            if p == q {
+                out[n] = p as usize;
+                n += 1;
+            }
+            i += usize::from(p <= q);
+            j += usize::from(q <= p);
+        }
+        return n;
+    }
+    hull.polygons_of_vertex(v0, |p| {
+        let (a, b) = poly_range(hull, p);
+        if n < out.len() && hull.poly_vert[a..b].iter().any(|&x| x as i32 == v1) {
+            out[n] = p;
+            n += 1;
+        }
+        if n == out.len() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    n
+}
+
 /// Mesh polygon normals touched by a feature (`meshNormals`).
 fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
     let Some(hull) = o.hull else { return };
@@ -274,19 +310,7 @@ fn mesh_normals(o: &Object, f: &Feature, out: &mut Normals) {
             // polygons shared by the first two (and the third) vertices (only the first two
             // count: the search stops there)
             let mut shared = [0usize; 2];
-            let mut ns = 0;
-            hull.polygons_of_vertex(f.idx[0], |p| {
-                let (a, b) = poly_range(hull, p);
-                if hull.poly_vert[a..b].iter().any(|&x| x as i32 == f.idx[1]) {
-                    shared[ns] = p;
-                    ns += 1;
-                }
-                if ns == shared.len() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
+            let ns = shared_polygons(hull, f.idx[0], f.idx[1], &mut shared);
             if f.dim == 3 {
                 for &p in &shared[..ns] {
                     let (a, b) = poly_range(hull, p);
@@ -504,17 +528,33 @@ fn aligned_face_edge(edges: &Edges, faces: &Normals, dir: DVec3) -> Option<(usiz
     None
 }
 
-fn feature(o: &Object, verts: &[Vertex; 3], first: bool, witness: DVec3) -> Feature {
-    let mut idx = [0i32; 3];
-    let mut pos = [DVec3::ZERO; 3];
-    for k in 0..3 {
-        idx[k] = if first {
-            verts[k].index1
-        } else {
-            verts[k].index2
-        };
-        pos[k] = if first { verts[k].raw1 } else { verts[k].raw2 };
+/// What the multi-contact step reads of the solver's closest face (or last simplex): per
+/// geom, the feature indices and true-surface points of its three vertices (a third of the
+/// vertices' size).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Touched {
+    /// `[geom 1, geom 2]`: feature indices ([`Object::vertindex`]).
+    idx: [[i32; 3]; 2],
+    /// `[geom 1, geom 2]`: support points on the true surfaces.
+    pos: [[DVec3; 3]; 2],
+}
+
+impl Touched {
+    /// The features of three solver vertices.
+    #[inline]
+    pub(crate) fn of(v: &[&Vertex; 3]) -> Touched {
+        Touched {
+            idx: [v.map(|v| v.index1), v.map(|v| v.index2)],
+            pos: [v.map(|v| v.raw1), v.map(|v| v.raw2)],
+        }
     }
+}
+
+/// The feature of geom 1 (`first`) or geom 2 touched by `t`.
+fn feature(o: &Object, t: &Touched, first: bool, witness: DVec3) -> Feature {
+    let k = usize::from(!first);
+    let mut idx = t.idx[k];
+    let mut pos = t.pos[k];
     if o.kind == GeomType::Capsule {
         // a capsule only offers its side line, through the contact point
         return Feature {
@@ -590,12 +630,12 @@ thread_local! {
 pub(crate) fn multicontact(
     o1: &Object,
     o2: &Object,
-    verts: &[Vertex; 3],
+    verts: &Touched,
     x1: DVec3,
     x2: DVec3,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     SCRATCH
         .with_borrow_mut(|s| multicontact_in(s, o1, o2, verts, x1, x2, margin, max_contacts, out))
@@ -606,12 +646,12 @@ fn multicontact_in(
     s: &mut Scratch,
     o1: &Object,
     o2: &Object,
-    verts: &[Vertex; 3],
+    verts: &Touched,
     x1: DVec3,
     x2: DVec3,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     let f1 = feature(o1, verts, true, x1);
     let f2 = feature(o2, verts, false, x2);
@@ -684,6 +724,17 @@ fn inflation(o: &Object, margin: f64) -> f64 {
     }
 }
 
+/// `0, 1, 2, …`: the indices of the clipped points when all of them are kept (at most 50).
+const FIRST: [usize; 50] = {
+    let mut a = [0; 50];
+    let mut i = 0;
+    while i < a.len() {
+        a[i] = i;
+        i += 1;
+    }
+    a
+};
+
 /// Clips the incident polygon (or edge) against the side planes of the reference face and
 /// turns the surviving points into contacts.
 fn polygon_clip(
@@ -691,7 +742,7 @@ fn polygon_clip(
     c: &Clip,
     margin: f64,
     max_contacts: usize,
-    out: &mut [Point],
+    out: &mut [PreContact],
 ) -> usize {
     let nref = c.reference.len();
     if nref < 3 || c.incident.is_empty() {
@@ -732,7 +783,6 @@ fn polygon_clip(
 
     let mut pick = [0usize; 4];
     let chosen: &[usize];
-    let mut all = [0usize; 50];
     if max_contacts < 5 && npoly > 4 {
         hull4(&poly[..npoly], &mut pick);
         chosen = &pick[..4];
@@ -752,11 +802,7 @@ fn polygon_clip(
         pick[1] = b2;
         chosen = &pick[..2];
     } else {
-        let n = npoly.min(all.len());
-        for (i, a) in all.iter_mut().enumerate().take(n) {
-            *a = i;
-        }
-        chosen = &all[..n];
+        chosen = &FIRST[..npoly.min(FIRST.len())];
     }
 
     // MuJoCo's arithmetic: witnesses on the reference plane (`w`) and on the incident feature
@@ -786,10 +832,11 @@ fn polygon_clip(
         if !(dist.is_finite() && pos.is_finite()) {
             continue;
         }
-        out[k] = Point {
+        out[k] = PreContact {
             dist,
             pos,
             normal: normalize(x1 - x2),
+            tangent: DVec3::ZERO,
         };
         k += 1;
     }
@@ -811,6 +858,7 @@ fn clip_by_planes<'a>(
 ) -> &'a mut [DVec3] {
     let mut npoly = incident.len().min(MAX_CLIP);
     buf_a[..npoly].copy_from_slice(&incident[..npoly]);
+    let ball = Ball::around(&incident[..npoly]);
     let (mut poly, mut clipped) = (buf_a, buf_b);
     // the polygon is `poly[rot..npoly]` followed by `poly[..rot]`: a plane that keeps every
     // vertex only rotates it by one (each edge `pq` emits `q`), which is recorded here instead
@@ -820,6 +868,10 @@ fn clip_by_planes<'a>(
     for (&a, &s) in points.iter().zip(normals) {
         if npoly == 0 {
             break;
+        }
+        if ball.inside(a, s) {
+            rot = if rot + 1 < npoly { rot + 1 } else { 0 };
+            continue;
         }
         let dist = &mut dist[..npoly];
         let mut all_in = true;
@@ -851,6 +903,51 @@ fn clip_by_planes<'a>(
     poly.rotate_left(rot);
     poly
 }
+
+/// A ball holding a polygon and every polygon clipped from it: clipping keeps points on its
+/// edges, inside the polygon's convex hull up to rounding.
+struct Ball {
+    centre: DVec3,
+    radius: f64,
+}
+
+impl Ball {
+    /// The ball about the middle of the points' bounding box (radius NaN when a point is not
+    /// finite).
+    fn around(points: &[DVec3]) -> Ball {
+        let (lo, hi) = points.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        let centre = (lo + hi) * 0.5;
+        // (`min`, `max` skip NaN; `0 x` is NaN for a non-finite `x`, and poisons the radius)
+        let (r2, zero) = points.iter().fold((0.0f64, 0.0), |(r2, zero), p| {
+            (
+                r2.max((*p - centre).length_squared()),
+                zero + (*p * 0.0).element_sum(),
+            )
+        });
+        Ball {
+            centre,
+            radius: r2.sqrt() + zero,
+        }
+    }
+
+    /// True when every point of the ball is well inside the side plane through `a` with unit
+    /// inward normal `s`: the clipping's own signed distances `(p - a)·s` of the points in the
+    /// ball would all be positive (its rounding, relative 1e-15 of the magnitudes, is far below
+    /// the slack), so the plane keeps every vertex and only rotates the polygon. False for
+    /// anything non-finite.
+    #[inline]
+    fn inside(&self, a: DVec3, s: DVec3) -> bool {
+        let c = self.centre - a;
+        let scale = c.abs().element_sum() + self.radius;
+        c.dot(s) - self.radius > BALL_SLACK * scale
+    }
+}
+
+/// Relative slack of [`Ball::inside`].
+const BALL_SLACK: f64 = 1e-9;
 
 /// Clips the edge `pq` of a polygon by a side plane, `dp` and `dq` the signed distances of its
 /// ends (inside: `> -MINVAL`), appending to `out[..*n]` what it keeps: the crossing point, then
@@ -988,6 +1085,54 @@ mod tests {
         v.iter().map(|p| p.to_array().map(f64::to_bits)).collect()
     }
 
+    /// A point of the polygon on the plane, or just outside it, is never proved inside; a
+    /// polygon well inside is; non-finite input never is.
+    #[test]
+    fn ball_proves_only_planes_that_keep_every_vertex() {
+        let square = [
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(-1.0, -1.0, 0.0),
+            DVec3::new(-1.0, 1.0, 0.0),
+        ];
+        let ball = Ball::around(&square);
+        assert_eq!(ball.centre, DVec3::ZERO);
+        assert_eq!(ball.radius, 2f64.sqrt());
+        // plane x = 1 (touching two vertices), x = 1.5 and x = -1.5, inward normal -x
+        assert!(!ball.inside(DVec3::new(1.0, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(1.4, 0.0, 0.0), DVec3::NEG_X));
+        assert!(ball.inside(DVec3::new(1.5, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(-1.5, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!ball.inside(DVec3::new(1.5, 0.0, 0.0), DVec3::new(f64::NAN, 0.0, 0.0)));
+        let nan = [DVec3::new(f64::NAN, 0.0, 0.0), DVec3::X];
+        assert!(!Ball::around(&nan).inside(DVec3::new(9.0, 0.0, 0.0), DVec3::NEG_X));
+        assert!(!Ball::around(&[]).inside(DVec3::new(9.0, 0.0, 0.0), DVec3::NEG_X));
+    }
+
+    proptest::proptest! {
+        /// Whenever the ball proves a plane, the clipping's own distances of the polygon's
+        /// vertices, and of points on its edges, are inside (`> -MINVAL`).
+        #[test]
+        fn ball_inside_implies_every_clipping_distance_inside(
+            pts in proptest::collection::vec((-3.0..3.0f64, -3.0..3.0f64, -0.1..0.1f64), 1..12),
+            offset in -4.0..4.0f64,
+            (nx, ny, nz) in (-1.0..1.0f64, -1.0..1.0f64, -0.2..0.2f64),
+            t in 0.0..=1.0f64,
+        ) {
+            let pts: Vec<DVec3> = pts.iter().map(|&(x, y, z)| DVec3::new(x, y, z)).collect();
+            let s = normalize(DVec3::new(nx, ny, nz));
+            let a = s * offset;
+            if Ball::around(&pts).inside(a, s) {
+                for (i, &p) in pts.iter().enumerate() {
+                    let q = pts[(i + 1) % pts.len()];
+                    for v in [p, p + (q - p) * t] {
+                        proptest::prop_assert!((v - a).dot(s) > -MINVAL);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn clip_by_planes_matches_edge_by_edge_clipping() {
         // reference polygons: a tilted square and a 16-gon (cylinder cap) in the plane z = 0.1,
@@ -1055,32 +1200,65 @@ mod tests {
         assert!(clip_edge_by_edge(&square, &normals, &incidents[3]).is_empty());
     }
 
-    #[test]
-    fn vertex_polygon_index_matches_polygon_scan() {
-        // a cube (corner bits: 1 x, 2 y, 4 z) with its six quads, plus a degenerate polygon
-        // naming vertex 0 twice and one naming a vertex that does not exist
+    /// A cube (corner bits: 1 x, 2 y, 4 z) with its six quads followed by `extra` polygons,
+    /// without the vertex-to-polygon index.
+    fn cube_hull(extra: &[&[u32]]) -> ConvexHull {
         let vert = (0..8)
             .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .collect();
-        let polys: [&[u32]; 8] = [
+        let quads: [&[u32]; 6] = [
             &[0, 4, 6, 2],
             &[1, 3, 7, 5],
             &[0, 1, 5, 4],
             &[2, 6, 7, 3],
             &[0, 2, 3, 1],
             &[4, 5, 7, 6],
-            &[0, 7, 0],
-            &[9, 1],
         ];
-        let mut scanned = ConvexHull {
+        let mut hull = ConvexHull {
             vert,
             poly_start: vec![0],
             ..Default::default()
         };
-        for p in polys {
-            scanned.poly_vert.extend_from_slice(p);
-            scanned.poly_start.push(scanned.poly_vert.len() as u32);
+        for p in quads.iter().chain(extra) {
+            hull.poly_vert.extend_from_slice(p);
+            hull.poly_start.push(hull.poly_vert.len() as u32);
         }
+        hull
+    }
+
+    #[test]
+    fn shared_polygons_by_index_match_the_polygon_scan() {
+        let scanned = cube_hull(&[]);
+        let mut indexed = scanned.clone();
+        indexed.index_vertex_polygons();
+        let shared = |hull: &ConvexHull, v0: i32, v1: i32, room: usize| {
+            let mut out = [usize::MAX; 3];
+            let n = shared_polygons(hull, v0, v1, &mut out[..room]);
+            out[..n].to_vec()
+        };
+        // an edge of the cube lies on two quads; a diagonal on one; opposite corners on none
+        assert_eq!(shared(&indexed, 0, 1, 2), [2, 4]);
+        assert_eq!(shared(&indexed, 0, 6, 2), [0]);
+        assert_eq!(shared(&indexed, 0, 7, 2), Vec::<usize>::new());
+        assert_eq!(shared(&indexed, 0, 1, 1), [2]);
+        for v0 in -1..10 {
+            for v1 in -1..10 {
+                for room in 0..3 {
+                    assert_eq!(
+                        shared(&indexed, v0, v1, room),
+                        shared(&scanned, v0, v1, room),
+                        "vertices {v0}, {v1}, room {room}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn vertex_polygon_index_matches_polygon_scan() {
+        // the cube plus a degenerate polygon naming vertex 0 twice and one naming a vertex
+        // that does not exist
+        let scanned = cube_hull(&[&[0, 7, 0], &[9, 1]]);
         let mut indexed = scanned.clone();
         indexed.index_vertex_polygons();
         assert_eq!(indexed.vert_poly_start.len(), 9);
