@@ -137,7 +137,8 @@ impl<'a> Object<'a> {
                 let s = self.size;
                 let t = l * s;
                 let norm = t.length();
-                let p = if norm < MINVAL || !norm.is_finite() {
+                // (`norm < MINVAL || !norm.is_finite()` in one comparison pair: NaN is outside)
+                let p = if !(MINVAL..=f64::MAX).contains(&norm) {
                     DVec3::new(s.x, 0.0, 0.0)
                 } else {
                     // grouped as MuJoCo rounds it: t * (s / |t|)
