@@ -190,13 +190,18 @@ impl Polytope {
         );
         // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
         let (v, dist2) = match project_origin(p3, p2, p1) {
-            // `0 x` is ±0 for a finite `x` and NaN otherwise
-            Some(v) if (v * 0.0).element_sum() == 0.0 => {
+            Some(v) => {
                 // `v · v` is the same for `-v`
                 let dist2 = v.dot(v);
-                (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
+                // a finite `v · v` proves `v` finite; else `0 x` is ±0 for a finite `x` and NaN
+                // otherwise
+                if dist2 < f64::INFINITY || (v * 0.0).element_sum() == 0.0 {
+                    (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
+                } else {
+                    (DVec3::ZERO, 0.0)
+                }
             }
-            _ => (DVec3::ZERO, 0.0),
+            None => (DVec3::ZERO, 0.0),
         };
         self.faces[fi] = Face {
             v,
