@@ -20,7 +20,7 @@
 
 use glam::DVec3;
 
-use super::gjk::tri_affine;
+use super::gjk::{project_origin_plane, tri_affine};
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
 /// Most EPA expansions: `ccd_iterations` is capped at this value (MuJoCo has no cap; the
@@ -189,7 +189,7 @@ impl Polytope {
             self.pts[verts[2] as usize],
         );
         // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
-        let (v, dist2) = match project_origin(p3, p2, p1) {
+        let (v, dist2) = match project_origin_plane(p3, p2, p1) {
             Some(v) => {
                 // `v · v` is the same for `-v`
                 let dist2 = v.dot(v);
@@ -661,36 +661,6 @@ pub(crate) fn epa(
         }
     }
     res
-}
-
-/// The origin's projection on the plane through `v1`, `v2`, `v3`, `None` if they are collinear:
-/// `gjk::project_origin_plane` with the same arithmetic, inlined into the face construction.
-#[inline(always)]
-fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    // the common case, `n = (v3 - v2) × (v2 - v1)`, written out in scalars (the same operations
-    // as `DVec3::cross` and `DVec3::dot`, which keeps the compiler from shuffling lanes)
-    let (ax, ay, az) = (v3.x - v2.x, v3.y - v2.y, v3.z - v2.z);
-    let (bx, by, bz) = (v2.x - v1.x, v2.y - v1.y, v2.z - v1.z);
-    let (nx, ny, nz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
-    let nv = (nx * v2.x) + (ny * v2.y) + (nz * v2.z);
-    let nn = (nx * nx) + (ny * ny) + (nz * nz);
-    if nn == 0.0 {
-        return None;
-    }
-    let s = nv / nn;
-    if nv != 0.0 && nn > MINVAL {
-        return Some(DVec3::new(nx * s, ny * s, nz * s));
-    }
-    project_origin_other_normals(v1, v2, v3)
-}
-
-/// [`project_origin`] when the first normal is too short or orthogonal to the points: the whole
-/// of `gjk::project_origin_plane`, whose first normal fails the same way before it tries the
-/// normals through the other two vertices (kept out of line, it is rare).
-#[cold]
-#[inline(never)]
-fn project_origin_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    super::gjk::project_origin_plane(v1, v2, v3)
 }
 
 /// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the
