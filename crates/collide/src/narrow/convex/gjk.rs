@@ -481,6 +481,7 @@ fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, plane: Plane) -> [f64; 3
     [c31, c32, c33]
 }
 
+#[inline(always)]
 fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> ([f64; 3], Known) {
     let Some(p_o) = project_origin_plane(s1, s2, s3) else {
         let (l, known) = s1d(s1, s2);
