@@ -214,6 +214,7 @@ impl Polytope {
     }
 
     /// [`Polytope::attach`] for a face of the initial polytope (`f`: vertices, then neighbours).
+    #[inline(always)]
     fn attach_initial(&mut self, f: [usize; 6]) -> f64 {
         let outward = self.pts[f[0]] - self.center;
         self.attach(f[0], f[1], f[2], f[3], f[4], f[5], outward)
