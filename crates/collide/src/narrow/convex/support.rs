@@ -106,21 +106,17 @@ impl<'a> Object<'a> {
     /// feature index in `vertindex`.
     #[inline(always)]
     pub fn support_raw(&mut self, dir: DVec3) -> DVec3 {
-        if self.core {
-            match self.kind {
-                GeomType::Sphere => return self.pos,
-                GeomType::Capsule => {
-                    let axis = self.mat.z_axis;
-                    let up = axis.dot(dir) >= 0.0;
-                    self.vertindex = if up { 0 } else { 1 };
-                    let h = if up { self.size.y } else { -self.size.y };
-                    return self.pos + axis * h;
-                }
-                _ => {}
-            }
-        }
+        // (only spheres and capsules have a core: the other shapes test no flag)
         match self.kind {
+            GeomType::Sphere if self.core => self.pos,
             GeomType::Sphere => self.pos + dir * self.size.x,
+            GeomType::Capsule if self.core => {
+                let axis = self.mat.z_axis;
+                let up = axis.dot(dir) >= 0.0;
+                self.vertindex = if up { 0 } else { 1 };
+                let h = if up { self.size.y } else { -self.size.y };
+                self.pos + axis * h
+            }
             GeomType::Capsule => {
                 let l = self.mat.transpose() * dir;
                 let mut p = l * self.size.x;
