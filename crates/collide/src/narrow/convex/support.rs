@@ -232,6 +232,7 @@ impl<'a> Object<'a> {
     }
 
     /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
+    #[inline(always)]
     fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
         let hull = self.hull?;
         let verts = &hull.vert;
