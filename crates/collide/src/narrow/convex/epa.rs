@@ -20,7 +20,7 @@
 
 use glam::DVec3;
 
-use super::gjk::tri_affine;
+use super::gjk::{project_origin_plane, tri_affine};
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
 /// Most EPA expansions: `ccd_iterations` is capped at this value (MuJoCo has no cap; the
@@ -189,14 +189,19 @@ impl Polytope {
             self.pts[verts[2] as usize],
         );
         // a degenerate face gets distance 0, which ends EPA before its `v` is ever read
-        let (v, dist2) = match project_origin(p3, p2, p1) {
-            // `0 x` is ±0 for a finite `x` and NaN otherwise
-            Some(v) if (v * 0.0).element_sum() == 0.0 => {
+        let (v, dist2) = match project_origin_plane(p3, p2, p1) {
+            Some(v) => {
                 // `v · v` is the same for `-v`
                 let dist2 = v.dot(v);
-                (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
+                // a finite `v · v` proves `v` finite; else `0 x` is ±0 for a finite `x` and NaN
+                // otherwise
+                if dist2 < f64::INFINITY || (v * 0.0).element_sum() == 0.0 {
+                    (if v.dot(outward) < 0.0 { -v } else { v }, dist2)
+                } else {
+                    (DVec3::ZERO, 0.0)
+                }
             }
-            _ => (DVec3::ZERO, 0.0),
+            None => (DVec3::ZERO, 0.0),
         };
         self.faces[fi] = Face {
             v,
@@ -209,6 +214,7 @@ impl Polytope {
     }
 
     /// [`Polytope::attach`] for a face of the initial polytope (`f`: vertices, then neighbours).
+    #[inline(always)]
     fn attach_initial(&mut self, f: [usize; 6]) -> f64 {
         let outward = self.pts[f[0]] - self.center;
         self.attach(f[0], f[1], f[2], f[3], f[4], f[5], outward)
@@ -353,15 +359,7 @@ impl Polytope {
         let [p3, p4, p5] = [v3i, v4i, v5i].map(|i| self.verts[i].vert);
         self.center = ((((v1 + v2) + p3) + p4) + p5) * 0.2;
 
-        let faces: [[usize; 6]; 6] = [
-            [v1i, v3i, v4i, 1, 3, 2],
-            [v1i, v5i, v3i, 2, 4, 0],
-            [v1i, v4i, v5i, 0, 5, 1],
-            [v2i, v4i, v3i, 5, 0, 4],
-            [v2i, v3i, v5i, 3, 1, 5],
-            [v2i, v5i, v4i, 4, 2, 3],
-        ];
-        for f in faces {
+        for f in bipyramid(v1i, v2i, [v3i, v4i, v5i]) {
             if self.attach_initial(f) < MINDIST {
                 let t = [
                     self.verts[f[0]],
@@ -462,9 +460,8 @@ impl Polytope {
             return EpaStatus::P3InvalidVertex;
         }
         let faces = triangle_bipyramid([v1i, v2i, v3i], v5i, v4i, [v1, v2, v3], p5, p4);
-        for (i, f) in faces.iter().enumerate() {
-            let adj = initial_adjacency(&faces, i);
-            if self.attach_initial([f[0], f[1], f[2], adj[0], adj[1], adj[2]]) < MINDIST {
+        for f in faces {
+            if self.attach_initial(f) < MINDIST {
                 return EpaStatus::P3OriginOnFace;
             }
         }
@@ -667,36 +664,6 @@ pub(crate) fn epa(
     res
 }
 
-/// The origin's projection on the plane through `v1`, `v2`, `v3`, `None` if they are collinear:
-/// `gjk::project_origin_plane` with the same arithmetic, inlined into the face construction.
-#[inline(always)]
-fn project_origin(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    // the common case, `n = (v3 - v2) × (v2 - v1)`, written out in scalars (the same operations
-    // as `DVec3::cross` and `DVec3::dot`, which keeps the compiler from shuffling lanes)
-    let (ax, ay, az) = (v3.x - v2.x, v3.y - v2.y, v3.z - v2.z);
-    let (bx, by, bz) = (v2.x - v1.x, v2.y - v1.y, v2.z - v1.z);
-    let (nx, ny, nz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
-    let nv = (nx * v2.x) + (ny * v2.y) + (nz * v2.z);
-    let nn = (nx * nx) + (ny * ny) + (nz * nz);
-    if nn == 0.0 {
-        return None;
-    }
-    let s = nv / nn;
-    if nv != 0.0 && nn > MINVAL {
-        return Some(DVec3::new(nx * s, ny * s, nz * s));
-    }
-    project_origin_other_normals(v1, v2, v3)
-}
-
-/// [`project_origin`] when the first normal is too short or orthogonal to the points: the whole
-/// of `gjk::project_origin_plane`, whose first normal fails the same way before it tries the
-/// normals through the other two vertices (kept out of line, it is rare).
-#[cold]
-#[inline(never)]
-fn project_origin_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
-    super::gjk::project_origin_plane(v1, v2, v3)
-}
-
 /// Barycentric coordinates of `p` (a point in the plane of the triangle `(a, b, c)`): the
 /// signed areas of the sub-triangles `(p, b, c)`, `(p, c, a)`, `(p, a, b)` over their sum, in
 /// the coordinate plane the triangle's normal is most aligned with (MuJoCo 4.0.0's EPA
@@ -720,20 +687,20 @@ fn face_barycentric(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> [f64; 3] {
     [u / total, v / total, w / total]
 }
 
-/// Neighbours of face `i` of a closed triangle mesh across its edges `(v0, v1)`, `(v1, v2)`,
-/// `(v2, v0)` (the face holding the reversed edge).
-fn initial_adjacency(faces: &[[usize; 3]], i: usize) -> [usize; 3] {
-    let f = faces[i];
-    let mut adj = [0; 3];
-    for (e, slot) in adj.iter_mut().enumerate() {
-        let (a, b) = (f[e], f[(e + 1) % 3]);
-        for (j, g) in faces.iter().enumerate() {
-            if j != i && (0..3).any(|k| g[k] == b && g[(k + 1) % 3] == a) {
-                *slot = j;
-            }
-        }
-    }
-    adj
+/// The six faces of the bipyramid with apexes `a`, `b` around the ring `r` (each face: its
+/// vertices, then its neighbours across the edges `(v0, v1)`, `(v1, v2)`, `(v2, v0)`), in MuJoCo
+/// 4.0.0's layout: `(a, r0, r1)`, `(a, r2, r0)`, `(a, r1, r2)`, `(b, r1, r0)`, `(b, r0, r2)`,
+/// `(b, r2, r1)`. EPA's initial polytope around a GJK segment and around a GJK triangle.
+fn bipyramid(a: usize, b: usize, r: [usize; 3]) -> [[usize; 6]; 6] {
+    let [r0, r1, r2] = r;
+    [
+        [a, r0, r1, 1, 3, 2],
+        [a, r2, r0, 2, 4, 0],
+        [a, r1, r2, 0, 5, 1],
+        [b, r1, r0, 5, 0, 4],
+        [b, r0, r2, 3, 1, 5],
+        [b, r2, r1, 4, 2, 3],
+    ]
 }
 
 /// Faces of EPA's initial polytope grown from a GJK triangle `t` (indices, points `p`) and the
@@ -750,32 +717,18 @@ fn triangle_bipyramid(
     p: [DVec3; 3],
     plo: DVec3,
     phi: DVec3,
-) -> [[usize; 3]; 6] {
+) -> [[usize; 6]; 6] {
     if ray_triangle(phi, plo, p[0], p[1], p[2]) == 0 {
         for e in 0..3 {
             let (a, b, c) = (e, (e + 1) % 3, (e + 2) % 3);
             if ray_triangle(p[a], p[b], p[c], plo, phi) != 0 {
-                let (a, b, c) = (t[a], t[b], t[c]);
-                return [
-                    [a, c, lo],
-                    [a, hi, c],
-                    [a, lo, hi],
-                    [b, lo, c],
-                    [b, c, hi],
-                    [b, hi, lo],
-                ];
+                // faces (a, c, lo), (a, hi, c), (a, lo, hi), (b, lo, c), (b, c, hi), (b, hi, lo)
+                return bipyramid(t[a], t[b], [t[c], lo, hi]);
             }
         }
     }
-    let [v1, v2, v3] = t;
-    [
-        [hi, v1, v2],
-        [hi, v3, v1],
-        [hi, v2, v3],
-        [lo, v2, v1],
-        [lo, v1, v3],
-        [lo, v3, v2],
-    ]
+    // faces (hi, v1, v2), (hi, v3, v1), (hi, v2, v3), (lo, v2, v1), (lo, v1, v3), (lo, v3, v2)
+    bipyramid(hi, lo, t)
 }
 
 /// Rotation by 120° about `axis`.
@@ -849,4 +802,24 @@ fn tri_point_intersect(v1: DVec3, v2: DVec3, v3: DVec3, p: DVec3) -> bool {
     }
     let pr = v1 * l[0] + v2 * l[1] + v3 * l[2];
     (pr - p).length() < MINVAL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bipyramid_neighbours_hold_the_reversed_edges() {
+        // every face's neighbour across edge (u, v) is the one other face holding (v, u)
+        let faces = bipyramid(10, 20, [30, 40, 50]);
+        for (i, f) in faces.iter().enumerate() {
+            for e in 0..3 {
+                let (u, v) = (f[e], f[(e + 1) % 3]);
+                let holders: Vec<usize> = (0..6)
+                    .filter(|&j| (0..3).any(|k| faces[j][k] == v && faces[j][(k + 1) % 3] == u))
+                    .collect();
+                assert_eq!(holders, vec![f[3 + e]], "face {i} edge {e}");
+            }
+        }
+    }
 }

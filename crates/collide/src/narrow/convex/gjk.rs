@@ -287,8 +287,33 @@ fn same_sign(a: f64, b: f64) -> bool {
     ((a > 0.0) & (b > 0.0)) | ((a < 0.0) & (b < 0.0))
 }
 
-/// Origin projected on the plane through three points; `None` if they are collinear.
+/// Origin projected on the plane through three points; `None` if they are collinear. Inlined:
+/// the common case, the normal `n = (v3 - v2) × (v2 - v1)` neither short nor orthogonal to the
+/// points, written out in scalars (the same operations as `DVec3::cross` and `DVec3::dot`,
+/// which keeps the compiler from shuffling lanes); the rest out of line.
+#[inline(always)]
 pub(crate) fn project_origin_plane(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
+    let (ax, ay, az) = (v3.x - v2.x, v3.y - v2.y, v3.z - v2.z);
+    let (bx, by, bz) = (v2.x - v1.x, v2.y - v1.y, v2.z - v1.z);
+    let (nx, ny, nz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
+    let nv = (nx * v2.x) + (ny * v2.y) + (nz * v2.z);
+    let nn = (nx * nx) + (ny * ny) + (nz * nz);
+    if nn == 0.0 {
+        return None;
+    }
+    let s = nv / nn;
+    if nv != 0.0 && nn > MINVAL {
+        return Some(DVec3::new(nx * s, ny * s, nz * s));
+    }
+    project_origin_plane_other_normals(v1, v2, v3)
+}
+
+/// [`project_origin_plane`] when its first normal is too short or orthogonal to the points: the
+/// whole computation again, the first normal failing the same way before the normals through
+/// the other two vertices are tried (rare, kept out of line).
+#[cold]
+#[inline(never)]
+fn project_origin_plane_other_normals(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<DVec3> {
     let d21 = v2 - v1;
     let d31 = v3 - v1;
     let d32 = v3 - v2;
@@ -456,6 +481,7 @@ fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, plane: Plane) -> [f64; 3
     [c31, c32, c33]
 }
 
+#[inline(always)]
 fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> ([f64; 3], Known) {
     let Some(p_o) = project_origin_plane(s1, s2, s3) else {
         let (l, known) = s1d(s1, s2);

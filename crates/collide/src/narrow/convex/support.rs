@@ -106,21 +106,17 @@ impl<'a> Object<'a> {
     /// feature index in `vertindex`.
     #[inline(always)]
     pub fn support_raw(&mut self, dir: DVec3) -> DVec3 {
-        if self.core {
-            match self.kind {
-                GeomType::Sphere => return self.pos,
-                GeomType::Capsule => {
-                    let axis = self.mat.z_axis;
-                    let up = axis.dot(dir) >= 0.0;
-                    self.vertindex = if up { 0 } else { 1 };
-                    let h = if up { self.size.y } else { -self.size.y };
-                    return self.pos + axis * h;
-                }
-                _ => {}
-            }
-        }
+        // (only spheres and capsules have a core: the other shapes test no flag)
         match self.kind {
+            GeomType::Sphere if self.core => self.pos,
             GeomType::Sphere => self.pos + dir * self.size.x,
+            GeomType::Capsule if self.core => {
+                let axis = self.mat.z_axis;
+                let up = axis.dot(dir) >= 0.0;
+                self.vertindex = if up { 0 } else { 1 };
+                let h = if up { self.size.y } else { -self.size.y };
+                self.pos + axis * h
+            }
             GeomType::Capsule => {
                 let l = self.mat.transpose() * dir;
                 let mut p = l * self.size.x;
@@ -137,7 +133,8 @@ impl<'a> Object<'a> {
                 let s = self.size;
                 let t = l * s;
                 let norm = t.length();
-                let p = if norm < MINVAL || !norm.is_finite() {
+                // (`norm < MINVAL || !norm.is_finite()` in one comparison pair: NaN is outside)
+                let p = if !(MINVAL..=f64::MAX).contains(&norm) {
                     DVec3::new(s.x, 0.0, 0.0)
                 } else {
                     // grouped as MuJoCo rounds it: t * (s / |t|)
@@ -235,6 +232,7 @@ impl<'a> Object<'a> {
     }
 
     /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
+    #[inline(always)]
     fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
         let hull = self.hull?;
         let verts = &hull.vert;
