@@ -239,6 +239,7 @@ struct Builder<'r> {
 /// `dir`.
 pub fn compile(text: &str, file: &str, dir: &Path, reader: &dyn FileReader) -> Result<Model> {
     let root = parse_document(text, file, dir, reader)?;
+    crate::schema::check(&root)?;
     compile_tree(root, dir, reader)
 }
 
@@ -260,6 +261,7 @@ pub fn compile_tree(root: Elem, dir: &Path, reader: &dyn FileReader) -> Result<M
                 .map_err(|_| m.err(format!("{} is not UTF-8", path.display())))?;
             let sub_dir = parent_dir(&path);
             let root = parse_document(&text, &path.display().to_string(), &sub_dir, reader)?;
+            crate::schema::check(&root)?;
             // MuJoCo names an unnamed model asset after its file's `<mujoco model="…">`,
             // whose default is "MuJoCo Model".
             let name = match m.attr("name") {

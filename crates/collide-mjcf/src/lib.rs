@@ -1,10 +1,12 @@
 //! MJCF (MuJoCo XML) loader and compiler producing a [`collide::Model`].
 //!
 //! Covers the collision-relevant subset of MJCF: `include`, `compiler`, `option`, nested
-//! `default` classes, `body`/`frame`/`replicate`/`attach`, joints, every geom type but `sdf`,
-//! meshes (STL, OBJ, MSH, inline), height fields (PNG, binary, inline), `contact` pairs and
-//! excludes, and keyframes. Elements irrelevant to collision are skipped. Every error names the
-//! file, line and element ([`MjcfError`]); no input makes the loader panic.
+//! `default` classes, `body`/`frame`/`replicate`/`attach`, joints, every geom type (`sdf` from a
+//! mesh or MuJoCo's sdf plugins), meshes (STL, OBJ, MSH, inline), height fields (PNG, binary,
+//! inline), `contact` pairs and excludes, and keyframes. Documents are first checked against
+//! MuJoCo 4.0.0's own schema (unknown elements and attributes are refused, as MuJoCo refuses
+//! them); elements irrelevant to collision are then skipped. Every error names the file, line
+//! and element ([`MjcfError`]); no input makes the loader panic.
 
 use std::path::Path;
 
@@ -19,6 +21,7 @@ pub mod mesh_compile;
 pub mod mesh_file;
 pub mod mesh_hull;
 pub mod orientation;
+mod schema;
 pub mod sdf_mesh;
 pub mod sdf_octree;
 pub mod urdf;
