@@ -155,7 +155,7 @@ fn check_elem(elem: &Elem, nodes: &[Node], at: usize) -> Result<()> {
 
 /// The tag of node `c` as a child of node `parent`: `(world)body` is `worldbody` at the top
 /// level and `body` elsewhere.
-fn child_tag<'a>(nodes: &'a [Node], parent: usize, c: usize) -> &'a str {
+fn child_tag(nodes: &[Node], parent: usize, c: usize) -> &str {
     match nodes[c].name.as_str() {
         "(world)body" if nodes[parent].name == "mujoco" => "worldbody",
         "(world)body" => "body",
