@@ -755,7 +755,7 @@ fn conformance_report(dir: &Path, only: &[String]) -> Result<(), String> {
     out!("{}", conformance::format_table(&reports))?;
     outln!("\n== analytic contacts")?;
     out!("{}", conformance::format_contact_table(&reports))?;
-    outln!("\n== convex pairs (criteria: found >= 99.5%, extra <= 0.5%, dist 1e-6, normal 1e-3 rad, counts >= 90%)")?;
+    outln!("\n== convex pairs (criteria: found >= 99.5%, extra <= 0.5%, dist 1e-6, normal 1e-3 rad, pos 1e-6, counts >= 90%)")?;
     out!("{}", conformance::format_convex_table(&reports))?;
     if reports.iter().all(|r| r.passed() && r.contacts.passed()) {
         Ok(())
