@@ -13,7 +13,6 @@ Wheels are cached in target/outside/ (robosuite's is about 160 MB).
 from __future__ import annotations
 
 import argparse
-import math
 import subprocess
 import sys
 import zipfile
@@ -26,25 +25,11 @@ import mujoco
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "conformance"))
+from harness import random_qpos  # noqa: E402  (the corpus's random configurations)
 from tests import test_conformance as tc  # noqa: E402
 
 WHEELS = ["robosuite==1.5.2", "brax==0.14.2", "fancy_gym==0.3.0"]
-
-
-def random_qpos(m: mujoco.MjModel, rng: np.random.Generator) -> np.ndarray:
-    """Limited joints uniform in their range, others in [-pi, pi]; ball and free joints a
-    uniformly random orientation (free joints keep their position), as the corpus's states."""
-    q = m.qpos0.copy()
-    for j in range(m.njnt):
-        a, t = int(m.jnt_qposadr[j]), int(m.jnt_type[j])
-        if t in (2, 3):
-            lo, hi = m.jnt_range[j] if m.jnt_limited[j] else (-math.pi, math.pi)
-            q[a] = rng.uniform(lo, hi)
-        else:
-            k = a + (3 if t == 0 else 0)
-            v = rng.normal(size=4)
-            q[k:k + 4] = v / np.linalg.norm(v)
-    return q
 
 
 def fetch(cache: Path) -> list[Path]:
