@@ -233,3 +233,41 @@ fn bench_no_warm_start_solves_every_touching_pair_from_scratch() {
     assert!(warm_starts(&[]) > 10.0);
     assert_eq!(warm_starts(&["--no-warm-start"]), 0.0);
 }
+
+#[test]
+fn mesh_exact_collides_mesh_backed_sdf_geoms_and_leaves_plugins_to_mujocos_path() {
+    let contacts = |scene: &str, mesh: &str| -> serde_json::Value {
+        let out = collide()
+            .arg("contacts")
+            .arg(conformance().join(format!("corpus/scenes/{scene}.xml")))
+            .arg("--states")
+            .arg(conformance().join(format!("states/scenes__{scene}.json")))
+            .args(["--mesh", mesh])
+            .run_ok();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // plugin-backed sdf geoms (a nut on a bolt): MuJoCo's sdf path either way
+    assert_eq!(
+        contacts("sdf_nut_bolt", "exact"),
+        contacts("sdf_nut_bolt", "hull")
+    );
+    // mesh-backed ones (a mug and tori in a pile): by their triangles, at most 4 contacts a pair
+    // where MuJoCo's path reports more
+    let (exact, hull) = (
+        contacts("sdf_mesh_pile", "exact"),
+        contacts("sdf_mesh_pile", "hull"),
+    );
+    assert_ne!(exact, hull);
+    let most = |v: &serde_json::Value| {
+        let mut per_pair = std::collections::HashMap::new();
+        for s in v["states"].as_array().unwrap() {
+            for c in s["contacts"].as_array().unwrap() {
+                let key = (c["geom1"].as_u64(), c["geom2"].as_u64(), s as *const _);
+                *per_pair.entry(key).or_insert(0) += 1;
+            }
+        }
+        per_pair.into_values().max().unwrap_or(0)
+    };
+    assert!(most(&exact) <= 4, "{}", most(&exact));
+    assert!(most(&hull) > 4, "{}", most(&hull));
+}

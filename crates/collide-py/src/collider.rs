@@ -290,7 +290,8 @@ fn core_model<'py>(model: &Bound<'py, PyAny>) -> Result<Bound<'py, PyModel>, Err
 impl PyCollider {
     /// A collider for `model` (a `collide.Model`) on `nthread` threads (`None`: all cores);
     /// `mesh_collision` is `"hull"` (meshes as convex hulls, like MuJoCo) or `"exact"`
-    /// (meshes by their triangles, prepared once and shared by the threads).
+    /// (meshes and mesh-backed sdf geoms by their triangles, prepared once and shared by the
+    /// threads).
     #[new]
     #[pyo3(signature = (model, nthread=None, mesh_collision="hull"))]
     fn new(

@@ -43,7 +43,9 @@ pub enum MeshCollision {
     Hull,
     /// By their triangles ([`crate::narrow::mesh_exact`]) against spheres, capsules, boxes
     /// and other meshes; against planes, height fields, cylinders and ellipsoids meshes still
-    /// collide as their hulls.
+    /// collide as their hulls. Mesh-backed `sdf` geoms (`<geom type="sdf" mesh="…"/>`) collide
+    /// by their mesh's triangles too, against the same types; their other pairs, and every
+    /// plugin-backed sdf geom (a closed-form field), keep MuJoCo's sdf path.
     Exact,
 }
 
@@ -73,6 +75,8 @@ impl Default for ColliderOptions {
 /// no geom uses; shared by the colliders made with [`Collider::another`]) and their scratch.
 struct ExactMeshes {
     meshes: std::sync::Arc<[Option<TriMesh>]>,
+    /// Per geom: a mesh or mesh-backed sdf geom whose triangles were prepared.
+    by_triangles: std::sync::Arc<[bool]>,
     scratch: MeshScratch,
 }
 
@@ -206,18 +210,27 @@ impl<'m> Collider<'m> {
             MeshCollision::Hull => None,
             MeshCollision::Exact => {
                 let mut meshes: Vec<Option<TriMesh>> = vec![None; model.mesh.len()];
-                for g in 0..model.ngeom() {
-                    if model.geom_type[g] != GeomType::Mesh {
+                let mut by_triangles = vec![false; model.ngeom()];
+                for (g, tri) in by_triangles.iter_mut().enumerate() {
+                    let mesh_backed = match model.geom_type[g] {
+                        GeomType::Mesh => true,
+                        // without a plugin, an sdf geom's field is its mesh's
+                        GeomType::Sdf => model.geom_sdf.get(g).copied().flatten().is_none(),
+                        _ => false,
+                    };
+                    if !mesh_backed {
                         continue;
                     }
                     if let Some(i) = model.geom_dataid[g].filter(|&i| i < meshes.len()) {
                         if meshes[i].is_none() {
                             meshes[i] = Some(TriMesh::from_mesh(&model.mesh[i])?);
                         }
+                        *tri = true;
                     }
                 }
                 Some(Box::new(ExactMeshes {
                     meshes: meshes.into(),
+                    by_triangles: by_triangles.into(),
                     scratch: MeshScratch::new(),
                 }))
             }
@@ -292,6 +305,7 @@ impl<'m> Collider<'m> {
         c.exact = self.exact.as_ref().map(|e| {
             Box::new(ExactMeshes {
                 meshes: e.meshes.clone(),
+                by_triangles: e.by_triangles.clone(),
                 scratch: MeshScratch::new(),
             })
         });
@@ -665,6 +679,19 @@ impl<'m> Collider<'m> {
                 self.unsupported.push((g1, g2));
                 return;
             }
+            // a mesh-backed sdf geom by its triangles, as a mesh
+            Dispatch::Sdf | Dispatch::MeshSdf
+                if self.exact.as_deref().is_some_and(|e| {
+                    e.by_triangles[g2] && (e.by_triangles[g1] || mesh_exact::handles(t1))
+                }) =>
+            {
+                let t1 = if t1 == GeomType::Sdf {
+                    GeomType::Mesh
+                } else {
+                    t1
+                };
+                self.exact_pair(g1, g2, t1, threshold, poses)
+            }
             Dispatch::Sdf | Dispatch::MeshSdf => {
                 match sdf_contacts(m, poses, g1, g2, &mut self.pre) {
                     Some(n) => n,
@@ -751,8 +778,9 @@ impl<'m> Collider<'m> {
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 
-    /// The exact mesh path for geom 1 (type `t1`: sphere, capsule, box or mesh) against mesh
-    /// geom 2; 0 contacts when a mesh was not prepared.
+    /// The exact mesh path for geom 1 (type `t1`: sphere, capsule, box or mesh, which includes
+    /// a mesh-backed sdf geom) against mesh geom 2 (or mesh-backed sdf geom); 0 contacts when a
+    /// mesh was not prepared.
     fn exact_pair(
         &mut self,
         g1: usize,

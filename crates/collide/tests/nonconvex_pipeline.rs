@@ -203,3 +203,56 @@ fn box_octahedron_edges_crossing_found() {
     let e = deepest(&exact).expect("exact contact");
     assert!((h.dist - e.dist).abs() < 1e-6, "{h:?} {e:?}");
 }
+
+/// The octahedron as a `kind` geom (`mesh` or a mesh-backed `sdf`) on body `a` at the origin,
+/// and `other` on body `b`, declared first, at `(0.35, 0.02, 0.01)`: touching the octahedron's
+/// long arm.
+fn mesh_or_sdf(kind: &str, other: &str) -> collide::Model {
+    let xml = format!(
+        r#"<mujoco>
+  <asset>
+    <mesh name="octa" vertex="0.3 0 0  -0.2 0 0  0 0.25 0  0 -0.15 0  0 0 0.2  0 0 -0.3"
+          face="0 2 4  1 4 2  0 4 3  1 3 4  0 5 2  1 2 5  0 3 5  1 5 3"/>
+    <mesh name="tetra" vertex="0 0 0  0.1 0 0  0 0.1 0  0 0 0.1"/>
+  </asset>
+  <worldbody>
+    <body name="b" pos="0.35 0.02 0.01"><freejoint/>{other}</body>
+    <body name="a"><freejoint/><geom type="{kind}" mesh="octa"/></body>
+  </worldbody>
+</mujoco>"#
+    );
+    collide_mjcf::load_str(&xml, ".").expect("test model compiles")
+}
+
+/// Under `MeshCollision::Exact` a mesh-backed sdf geom collides by its mesh's triangles against
+/// spheres, capsules, boxes and meshes: exactly the contacts of the same mesh as a `mesh` geom.
+/// Against a cylinder it keeps MuJoCo's sdf path (the hull option's contacts, which differ from
+/// the hull path of a `mesh` geom).
+#[test]
+fn mesh_backed_sdf_geom_collides_by_its_triangles_when_exact() {
+    let others = [
+        r#"<geom type="sphere" size="0.1"/>"#,
+        r#"<geom type="capsule" size="0.05 0.1" euler="0 90 0"/>"#,
+        r#"<geom type="box" size="0.08 0.06 0.05" euler="10 20 30"/>"#,
+        r#"<geom type="mesh" mesh="tetra" pos="-0.1 0 0"/>"#,
+    ];
+    for other in others {
+        let sdf = mesh_or_sdf("sdf", other);
+        let mesh = mesh_or_sdf("mesh", other);
+        let want = detect(&mesh, MeshCollision::Exact, &mesh.qpos0);
+        assert!(!want.is_empty(), "{other}: no contact");
+        let got = detect(&sdf, MeshCollision::Exact, &sdf.qpos0);
+        assert_eq!(got, want, "{other}");
+        // by the hull option, the sdf geom is MuJoCo's (another answer)
+        assert_ne!(
+            detect(&sdf, MeshCollision::Hull, &sdf.qpos0),
+            want,
+            "{other}"
+        );
+    }
+    let cylinder = r#"<geom type="cylinder" size="0.06 0.05" pos="-0.03 0 0" euler="0 90 0"/>"#;
+    let sdf = mesh_or_sdf("sdf", cylinder);
+    let exact = detect(&sdf, MeshCollision::Exact, &sdf.qpos0);
+    assert!(!exact.is_empty());
+    assert_eq!(exact, detect(&sdf, MeshCollision::Hull, &sdf.qpos0));
+}
