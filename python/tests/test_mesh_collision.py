@@ -88,3 +88,16 @@ def test_exact_contacts_are_the_same_on_1_and_3_threads_and_survive_pickling(
 def test_bad_mesh_collision_is_an_input_error(torus: collide.Model) -> None:
     with pytest.raises(collide.InputError, match="mesh_collision"):
         collide.Collider(torus, 1, mesh_collision="sdf")  # type: ignore[arg-type]
+
+
+def test_mesh_backed_sdf_geom_collides_by_its_triangles_when_exact(torus: collide.Model) -> None:
+    # the same torus as MuJoCo's mesh-backed sdf geom: "exact" collides it as the mesh geom,
+    # "hull" runs MuJoCo's sdf path on its octree (other contacts)
+    sdf = collide.Model.from_xml_string(
+        torus_xml().replace('<geom type="mesh" mesh="torus"/>', '<geom type="sdf" mesh="torus"/>')
+    )
+    q = states([0.11, 0.12, 0.13])
+    want = collide.Collider(torus, 1, mesh_collision="exact").detect(q)
+    got = collide.Collider(sdf, 1, mesh_collision="exact").detect(q)
+    assert len(want) > 0 and got.records.tobytes() == want.records.tobytes()
+    assert collide.Collider(sdf, 1).detect(q).records.tobytes() != want.records.tobytes()
