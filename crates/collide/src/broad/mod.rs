@@ -170,6 +170,10 @@ struct GeomBox {
     rbound: f64,
     /// Local AABB centre and half sizes.
     aabb: [f64; 6],
+    /// The local AABB is centred on the geom's origin (primitives): its centre in the frame is
+    /// the geom's position (the same value as placing the zero offset, up to the sign of a zero
+    /// coordinate, which no interval comparison sees).
+    centred: bool,
 }
 
 impl GeomBox {
@@ -184,6 +188,7 @@ impl GeomBox {
             margin,
             rbound: m.geom_rbound[g],
             aabb: m.geom_aabb[g],
+            centred: m.geom_aabb[g][..3] == [0.0; 3],
         }
     }
 }
@@ -204,7 +209,11 @@ fn body_box(
         let (g, a, margin) = (gb.geom, &gb.aabb, gb.margin);
         let r = &poses.geom_xmat[g];
         let p = to_frame(poses.geom_xpos[g]);
-        let acen = to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]));
+        let acen = if gb.centred {
+            p
+        } else {
+            to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]))
+        };
         let ah = (to_frame(r.x_axis) * a[3]).abs()
             + (to_frame(r.y_axis) * a[4]).abs()
             + (to_frame(r.z_axis) * a[5]).abs();
