@@ -2,6 +2,10 @@
 //! the geom centres, sweep-and-prune on them, plus "always-colliding" bodies (the world and
 //! dof-less weld groups owning a plane, whose boxes would degenerate) paired with every body.
 //! Output: body pair signatures `(b1 << 16) + b2`, sorted and unique, after the body filters.
+//!
+//! Three sweeps give the same pairs at different costs: [`small_sweep`] for a few bodies (one
+//! robot), [`tree_sweep`] for many kinematic trees of several bodies (a crowd), and
+//! [`sweep_and_prune`] otherwise (many free bodies).
 
 pub mod small_sweep;
 pub mod sweep_and_prune;
