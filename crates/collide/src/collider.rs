@@ -137,6 +137,8 @@ pub struct Collider<'m> {
     geoms: Vec<GeomInfo>,
     /// Per-geom convex-solver views without the pose.
     convex: Vec<ConvexShape<'m>>,
+    /// [`dispatch`] of every geom-type pair, at `t1 * NTYPES + t2` (read per geom pair).
+    dispatch: [Dispatch; NTYPES * NTYPES],
     /// Per-geom contact parameters, mixed per pair for the pairs that touch.
     params: Vec<GeomParams>,
     /// The mixing of `params` per pair of parameter classes.
@@ -180,6 +182,9 @@ struct GeomInfo {
     gap: f64,
     size: glam::DVec3,
 }
+
+/// Number of geom types ([`GeomType::ALL`]).
+const NTYPES: usize = GeomType::ALL.len();
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
 /// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
@@ -262,6 +267,9 @@ impl<'m> Collider<'m> {
             convex: (0..model.ngeom())
                 .map(|g| ConvexShape::of(model, g))
                 .collect(),
+            dispatch: std::array::from_fn(|k| {
+                dispatch(GeomType::ALL[k / NTYPES], GeomType::ALL[k % NTYPES])
+            }),
             mix: MixTable::new(model, &params),
             params,
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
@@ -654,7 +662,7 @@ impl<'m> Collider<'m> {
         } else {
             (g1, g2, t1, t2)
         };
-        let kind = dispatch(t1, t2);
+        let kind = self.dispatch[t1 as usize * NTYPES + t2 as usize];
         if matches!(kind, Dispatch::Never) {
             return;
         }

@@ -3,7 +3,8 @@
 //! The library holds no I/O. It is organized along the data's path:
 //! - [`model`]: the compiled, MuJoCo-numbered model (built by the `collide-mjcf` crate);
 //! - [`kinematics`]: world poses from generalized coordinates;
-//! - [`broad`]: per-body boxes in the principal frame and sweep-and-prune;
+//! - [`broad`]: per-body boxes in the principal frame and sweep-and-prune (per kinematic tree,
+//!   then per body, for models made of many trees);
 //! - [`mid`]: per-body bounding-volume trees;
 //! - [`narrow`]: the type-pair dispatch table and one file per pair family;
 //! - [`filter`], [`contact`]: MuJoCo's pair filters, parameter mixing and contact frames;

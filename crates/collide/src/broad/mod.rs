@@ -2,9 +2,14 @@
 //! the geom centres, sweep-and-prune on them, plus "always-colliding" bodies (the world and
 //! dof-less weld groups owning a plane, whose boxes would degenerate) paired with every body.
 //! Output: body pair signatures `(b1 << 16) + b2`, sorted and unique, after the body filters.
+//!
+//! Three sweeps give the same pairs at different costs: [`small_sweep`] for a few bodies (one
+//! robot), [`tree_sweep`] for many kinematic trees of several bodies (a crowd), and
+//! [`sweep_and_prune`] otherwise (many free bodies).
 
 pub mod small_sweep;
 pub mod sweep_and_prune;
+pub mod tree_sweep;
 
 use glam::{DMat3, DVec3};
 
@@ -14,6 +19,7 @@ use crate::math::{eig3, quat_to_mat};
 use crate::model::{disable, enable, GeomType, Model};
 use small_sweep::SmallSweep;
 use sweep_and_prune::{Intervals, SweepAndPrune};
+use tree_sweep::TreeSweep;
 
 /// Broad-phase state built once per model; buffers are reused across calls.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +42,8 @@ pub struct BroadPhase {
     geom_boxes: Vec<GeomBox>,
     boxes: Intervals,
     sap: SweepAndPrune,
+    /// The two-level sweep of models made of many kinematic trees (used instead of `sap`).
+    trees: Option<TreeSweep>,
     /// The sweep of models with few swept bodies (world axes, no principal frame); used while
     /// no body sleeps.
     small: Option<SmallSweep>,
@@ -126,6 +134,19 @@ pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     [f.x_axis, f.y_axis, f.z_axis]
 }
 
+/// The top-level body (child of the world) of the kinematic tree holding body `b` (the world
+/// for the world; a malformed parent chain stops after `nbody` steps).
+fn tree_root(m: &Model, b: usize) -> usize {
+    let mut r = b;
+    for _ in 0..m.nbody() {
+        match m.body_parentid.get(r) {
+            Some(&p) if p != 0 && p != r => r = p,
+            _ => break,
+        }
+    }
+    r
+}
+
 /// Whether every contact the narrow phase can report lies within the boxes of [`body_box`], in
 /// any frame: then the body pairs of any frame's sweep give MuJoCo's contacts, and the frame
 /// is free. Not so when the override margin is on while geoms have gaps (MuJoCo's boxes then
@@ -153,6 +174,10 @@ struct GeomBox {
     rbound: f64,
     /// Local AABB centre and half sizes.
     aabb: [f64; 6],
+    /// The local AABB is centred on the geom's origin (primitives): its centre in the frame is
+    /// the geom's position (the same value as placing the zero offset, up to the sign of a zero
+    /// coordinate, which no interval comparison sees).
+    centred: bool,
 }
 
 impl GeomBox {
@@ -167,6 +192,7 @@ impl GeomBox {
             margin,
             rbound: m.geom_rbound[g],
             aabb: m.geom_aabb[g],
+            centred: m.geom_aabb[g][..3] == [0.0; 3],
         }
     }
 }
@@ -187,7 +213,11 @@ fn body_box(
         let (g, a, margin) = (gb.geom, &gb.aabb, gb.margin);
         let r = &poses.geom_xmat[g];
         let p = to_frame(poses.geom_xpos[g]);
-        let acen = to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]));
+        let acen = if gb.centred {
+            p
+        } else {
+            to_frame(poses.geom_xpos[g] + *r * DVec3::new(a[0], a[1], a[2]))
+        };
         let ah = (to_frame(r.x_axis) * a[3]).abs()
             + (to_frame(r.y_axis) * a[4]).abs()
             + (to_frame(r.z_axis) * a[5]).abs();
@@ -272,6 +302,9 @@ impl BroadPhase {
         }
         bp.swept_filter = bp.swept.iter().map(|&b| BodyFilter::of(m, b)).collect();
         bp.update_always_pairs(m);
+        let roots: Vec<usize> = bp.swept.iter().map(|&b| tree_root(m, b)).collect();
+        let filter = &bp.swept_filter;
+        bp.trees = TreeSweep::new(&roots, |i, j| filter[i].allows(&filter[j]));
         if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
             let filter = &bp.swept_filter;
             bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
@@ -355,15 +388,23 @@ impl BroadPhase {
         let (swept, filter) = (&self.swept, &self.swept_filter);
         let pairs = &mut self.pairs;
         let asleep = &self.box_asleep;
-        self.sap
-            .overlapping_pairs(&self.boxes, &self.box_asleep, |i, j| {
-                let (f1, f2) = (&filter[i], &filter[j]);
-                // a sleeping body does not meet static geometry
-                let sleep_skip = (asleep[i] && f2.weld == 0) || (asleep[j] && f1.weld == 0);
-                if !sleep_skip && f1.allows(f2) {
-                    pairs.push(signature(swept[i], swept[j]));
+        let mut keep = |i: usize, j: usize| {
+            let (f1, f2) = (&filter[i], &filter[j]);
+            // a sleeping body does not meet static geometry
+            let sleep_skip = (asleep[i] && f2.weld == 0) || (asleep[j] && f1.weld == 0);
+            if !sleep_skip && f1.allows(f2) {
+                pairs.push(signature(swept[i], swept[j]));
+            }
+        };
+        match self.trees.as_mut() {
+            Some(trees) => {
+                let sleeping: &[bool] = if self.any_asleep { asleep } else { &[] };
+                for &(i, j) in trees.overlapping_pairs(&self.boxes, sleeping) {
+                    keep(i as usize, j as usize);
                 }
-            });
+            }
+            None => self.sap.overlapping_pairs(&self.boxes, asleep, keep),
+        }
         self.finish_pairs(m);
     }
 

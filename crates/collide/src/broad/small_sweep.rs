@@ -180,14 +180,17 @@ impl SmallSweep {
                 continue;
             }
             let row = &self.allowed[r.id * n..(r.id + 1) * n];
+            // `r`'s bounds in locals: the stores into `hits` below would otherwise make the
+            // compiler reload them for every candidate
+            let (end, lo, hi) = (r.hi[0], [r.lo[1], r.lo[2]], [r.hi[1], r.hi[2]]);
             for q in later {
-                if q.lo[0] > r.hi[0] {
+                if q.lo[0] > end {
                     break;
                 }
-                let overlap = (q.lo[1] <= r.hi[1])
-                    & (r.lo[1] <= q.hi[1])
-                    & (q.lo[2] <= r.hi[2])
-                    & (r.lo[2] <= q.hi[2]);
+                let overlap = (q.lo[1] <= hi[0])
+                    & (lo[0] <= q.hi[1])
+                    & (q.lo[2] <= hi[1])
+                    & (lo[1] <= q.hi[2]);
                 if overlap && row.get(q.id) == Some(&true) {
                     let (i, j) = (r.id.min(q.id), r.id.max(q.id));
                     self.hits[i * self.words + j / 64] |= 1 << (j % 64);

@@ -45,6 +45,11 @@ impl Intervals {
             .map(|b| ([b[0], b[2], b[4]], [b[1], b[3], b[5]]))
     }
 
+    /// The boxes as `[lo_x, hi_x, lo_y, hi_y, lo_z, hi_z]` records.
+    pub fn records(&self) -> &[[f64; 6]] {
+        &self.bounds
+    }
+
     /// Number of boxes.
     pub fn len(&self) -> usize {
         self.bounds.len()
