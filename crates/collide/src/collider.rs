@@ -182,8 +182,9 @@ struct GeomInfo {
 /// descending the two trees (a moving body's geoms sit close together, so its tree prunes
 /// little, while static geometry spreads over the scene). The leaf pairs that pass are the same: every node box contains
 /// its geoms' boxes and is tested with the sum of the bodies' largest `margin + gap`, at least
-/// any geom pair's threshold. That holds unless the override margin replaces the geom margins
-/// (it may exceed the body margins), so models with the override keep the descent.
+/// any geom pair's threshold. That holds unless the override is on: then internal nodes are
+/// tested with the override margin without the gaps, which may prune leaf pairs within
+/// `o_margin + gap`, so models with the override keep the descent.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -406,7 +407,11 @@ impl<'m> Collider<'m> {
                         }
                     }
                 } else {
-                    let margin = m.body_margin[b1] + m.body_margin[b2];
+                    // internal nodes: the bodies' largest `margin + gap`, or the override
+                    // margin alone (no gap), as MuJoCo's `mj_assignMargin`
+                    let margin = self
+                        .override_margin
+                        .unwrap_or(m.body_margin[b1] + m.body_margin[b2]);
                     let mut stack = std::mem::take(&mut self.stack);
                     let (t1, t2) = (
                         std::mem::take(&mut self.bvh[b1]),

@@ -136,7 +136,7 @@ fn boxes_bound_contacts<'a>(
     swept: &[usize],
     geoms_of: impl Fn(usize) -> &'a [usize],
 ) -> bool {
-    let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
+    let override_margin = override_half_margin(m).is_some();
     swept.iter().all(|&b| {
         geoms_of(b).iter().all(|&g| {
             m.geom_type[g] != GeomType::Plane && !(override_margin && m.geom_gap[g] != 0.0)
@@ -144,11 +144,19 @@ fn boxes_bound_contacts<'a>(
     })
 }
 
+/// The growth of every geom box under the override: half of `o_margin`, when the override is
+/// on and `o_margin` is nonzero. MuJoCo's `makeAAMM` tests the half margin for zero, so with
+/// `o_margin = 0` the boxes grow by each geom's own `margin + gap`, as without the override.
+fn override_half_margin(m: &Model) -> Option<f64> {
+    let half = 0.5 * m.opt.o_margin;
+    (m.opt.enableflags & enable::OVERRIDE != 0 && half != 0.0).then_some(half)
+}
+
 /// What [`body_box`] needs of a geom besides its pose, gathered in one record per geom.
 #[derive(Clone, Copy, Debug)]
 struct GeomBox {
     geom: usize,
-    /// Growth of the box: the geom's `margin + gap`, or half the override margin.
+    /// Growth of the box: the geom's `margin + gap`, or half the override margin when nonzero.
     margin: f64,
     rbound: f64,
     /// Local AABB centre and half sizes.
@@ -157,10 +165,9 @@ struct GeomBox {
 
 impl GeomBox {
     fn new(m: &Model, g: usize) -> GeomBox {
-        let margin = if m.opt.enableflags & enable::OVERRIDE != 0 {
-            0.5 * m.opt.o_margin
-        } else {
-            m.geom_margin[g] + m.geom_gap[g]
+        let margin = match override_half_margin(m) {
+            Some(half) => half,
+            None => m.geom_margin[g] + m.geom_gap[g],
         };
         GeomBox {
             geom: g,
