@@ -46,8 +46,13 @@ pub struct BroadPhase {
     /// Per swept box: asleep (its box is kept from an earlier call, not recomputed).
     box_asleep: Vec<bool>,
     /// Sweep frame of the previous call, kept while the principal axis stays within ~8° so
-    /// that the sweep order stays nearly sorted between calls (warm start).
+    /// that the sweep order stays nearly sorted between calls (warm start); never kept when
+    /// `mujoco_frame` is set.
     axes: Option<[DVec3; 3]>,
+    /// The boxes do not bound every contact (see `boxes_bound_contacts`), so the pairs depend
+    /// on the sweep frame: sweep in MuJoCo's frame of the current poses, with the first axis's
+    /// bounds rounded to `f32` as MuJoCo's sort keys are.
+    mujoco_frame: bool,
     /// Whether this call kept the previous sweep frame.
     axes_kept: bool,
     pairs: Vec<u32>,
@@ -98,8 +103,9 @@ impl BodyFilter {
 
 /// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
 /// so that the sweep runs along the direction that separates bodies best. (MuJoCo sweeps along
-/// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition; any orthonormal frame gives
-/// the same pairs, the principal one just prunes more.)
+/// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition, [`mujoco_axes`]; where the
+/// boxes bound every contact any orthonormal frame gives the same pairs, the principal one just
+/// prunes more.)
 pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     let mut n = 0usize;
     let mut cen = DVec3::ZERO;
@@ -128,20 +134,37 @@ pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
 
 /// Whether every contact the narrow phase can report lies within the boxes of [`body_box`], in
 /// any frame: then the body pairs of any frame's sweep give MuJoCo's contacts, and the frame
-/// is free. Not so when the override margin is on while geoms have gaps (MuJoCo's boxes then
-/// leave the gaps out while the narrow phase adds them), nor for a plane on a moving body (its
-/// box is a point); such models keep MuJoCo's principal frame, pair for pair.
+/// is free. That needs every swept geom pair's detection threshold to be zero (no margin, no
+/// gap, no override margin): a pair then has contacts only where the geoms overlap, and
+/// overlapping geoms have overlapping boxes along any axis. With a positive threshold it fails,
+/// since some narrow phases report separated pairs at a `dist` below their true distance
+/// (box–box measures the separation along its best separating axis, a lower bound: a pair at
+/// `dist` 0.2043 under a 0.205 threshold can have boxes apart along other axes), and with the
+/// override margin the boxes leave the gaps out. A plane on a moving body has a point for a box.
+/// Models where it fails sweep in MuJoCo's own frame ([`BroadPhase::run`]), pair for pair.
 fn boxes_bound_contacts<'a>(
     m: &Model,
     swept: &[usize],
     geoms_of: impl Fn(usize) -> &'a [usize],
 ) -> bool {
-    let override_margin = override_half_margin(m).is_some();
+    let override_on = m.opt.enableflags & enable::OVERRIDE != 0;
+    if override_on && m.opt.o_margin != 0.0 {
+        return false;
+    }
     swept.iter().all(|&b| {
         geoms_of(b).iter().all(|&g| {
-            m.geom_type[g] != GeomType::Plane && !(override_margin && m.geom_gap[g] != 0.0)
+            m.geom_type[g] != GeomType::Plane
+                && m.geom_gap[g] == 0.0
+                && (override_on || m.geom_margin[g] == 0.0)
         })
     })
+}
+
+/// MuJoCo's sweep frame (`mj_broadphase`): the *rows* of the matrix whose columns are
+/// [`principal_axes`] (a transposition in MuJoCo that still gives an orthonormal frame).
+fn mujoco_axes(principal: [DVec3; 3]) -> [DVec3; 3] {
+    let m = DMat3::from_cols(principal[0], principal[1], principal[2]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis]
 }
 
 /// The growth of every geom box under the override: half of `o_margin`, when the override is
@@ -282,6 +305,8 @@ impl BroadPhase {
         if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
             let filter = &bp.swept_filter;
             bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
+        } else {
+            bp.mujoco_frame = true;
         }
         bp
     }
@@ -333,6 +358,7 @@ impl BroadPhase {
         }
         let fresh = principal_axes(m, poses);
         let axes = match self.axes {
+            _ if self.mujoco_frame => mujoco_axes(fresh),
             Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
             _ => fresh,
         };
@@ -355,7 +381,11 @@ impl BroadPhase {
                 continue;
             }
             let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
-            let (lo, hi) = body_box(poses, geoms, frame);
+            let (mut lo, mut hi) = body_box(poses, geoms, frame);
+            if self.mujoco_frame {
+                lo[0] = lo[0] as f32 as f64;
+                hi[0] = hi[0] as f32 as f64;
+            }
             self.boxes.set(k, lo, hi);
         }
 
