@@ -102,10 +102,11 @@ impl BodyFilter {
 }
 
 /// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
-/// so that the sweep runs along the direction that separates bodies best. (MuJoCo sweeps along
-/// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition, [`mujoco_axes`]; where the
-/// boxes bound every contact any orthonormal frame gives the same pairs, the principal one just
-/// prunes more.)
+/// so that the sweep runs along the direction that separates bodies best. These are the
+/// columns of `mju_eig3`'s eigenvector matrix, the frame MuJoCo 4.0.0 sweeps in (measured:
+/// where the pairs depend on the frame, see `boxes_bound_contacts`, its pairs are those of the
+/// columns, not of the rows as MuJoCo's older source reads); where the boxes bound every
+/// contact any orthonormal frame gives the same pairs, the principal one just prunes more.
 pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     let mut n = 0usize;
     let mut cen = DVec3::ZERO;
@@ -158,13 +159,6 @@ fn boxes_bound_contacts<'a>(
                 && (override_on || m.geom_margin[g] == 0.0)
         })
     })
-}
-
-/// MuJoCo's sweep frame (`mj_broadphase`): the *rows* of the matrix whose columns are
-/// [`principal_axes`] (a transposition in MuJoCo that still gives an orthonormal frame).
-fn mujoco_axes(principal: [DVec3; 3]) -> [DVec3; 3] {
-    let m = DMat3::from_cols(principal[0], principal[1], principal[2]).transpose();
-    [m.x_axis, m.y_axis, m.z_axis]
 }
 
 /// The growth of every geom box under the override: half of `o_margin`, when the override is
@@ -358,7 +352,7 @@ impl BroadPhase {
         }
         let fresh = principal_axes(m, poses);
         let axes = match self.axes {
-            _ if self.mujoco_frame => mujoco_axes(fresh),
+            _ if self.mujoco_frame => fresh,
             Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
             _ => fresh,
         };
