@@ -148,7 +148,6 @@ impl Obb {
         }
     }
 
-
     fn radius(&self, axis: DVec3) -> f64 {
         self.half.x * self.rot.x_axis.dot(axis).abs()
             + self.half.y * self.rot.y_axis.dot(axis).abs()
