@@ -299,3 +299,31 @@ fn negated_identity_quaternion_is_the_body_rotation() {
         [0.0, 1.0, -2.7261809718016165e-16],
     );
 }
+
+/// Scene 2592 of `scene_fuzz --seed 4`: box–box would report 0.1957 under the static box's
+/// margin 0.2 (the separation along its best axis, below the true distance), and the two
+/// boxes pass the leaf test (face axes only), but the free body's tree node and the static
+/// box are apart along a node axis, so MuJoCo's descent prunes the pair: no contact. Bodies
+/// with margins descend their trees rather than testing leaf pairs directly.
+#[test]
+fn margin_pair_pruned_by_tree_node_has_no_contact() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="-0.230802 0.196753 0.339612">
+              <geom type="box" pos="-0.0974472 0.0504816 -0.119858" size="0.203819 0.290095 0.0321747" margin="0.2"/>
+            </body>
+            <body pos="0.103812 -0.219076 0.0746087">
+              <joint type="free"/>
+              <frame pos="-0.0304863 -0.00217032 -0.042142" euler="-180 90 -90">
+                <geom type="box" pos="0.109492 -0.0565977 -0.0262203" size="0.120124 0.0470465 0.0152307"/>
+              </frame>
+              <geom type="box" pos="0.0221277 0.108183 0.0567604" size="0.0202777 0.131942 0.0628432" euler="-32.1719 52.6658 -174.664"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.103812 -0.219076 0.0746087 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert!(c.is_empty(), "{c:?}");
+}

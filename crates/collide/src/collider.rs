@@ -180,11 +180,13 @@ struct GeomInfo {
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
 /// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
 /// descending the two trees (a moving body's geoms sit close together, so its tree prunes
-/// little, while static geometry spreads over the scene). The leaf pairs that pass are the same: every node box contains
-/// its geoms' boxes and is tested with the sum of the bodies' largest `margin + gap`, at least
-/// any geom pair's threshold. That holds unless the override is on: then internal nodes are
-/// tested with the override margin without the gaps, which may prune leaf pairs within
-/// `o_margin + gap`, so models with the override keep the descent.
+/// little, while static geometry spreads over the scene). Only bodies without margins and gaps
+/// (`body_margin` 0) and models without the override take this path. Then the contacts are
+/// the same: a leaf pair the descent would prune while the leaf test passes has boxes apart
+/// along some node axis, so its geoms are apart, and at a zero threshold no narrow phase
+/// reports separated geoms. With a positive threshold some do (box–box reports the separation
+/// along its best axis, below the true distance), and the leaf test (face axes only) can pass
+/// pairs the node boxes separate, so the descent decides, as in MuJoCo.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -397,6 +399,8 @@ impl<'m> Collider<'m> {
                 let compact =
                     |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
                 if direct_leaves
+                    && m.body_margin[b1] == 0.0
+                    && m.body_margin[b2] == 0.0
                     && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
                     && compact(b1, geoms1.len())
                     && compact(b2, geoms2.len())
