@@ -139,6 +139,8 @@ pub struct Collider<'m> {
     mix: MixTable,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
+    /// Per body: it has a collidable box geom (see [`DIRECT_LEAF_PAIRS`]).
+    body_has_box: Vec<bool>,
     /// Boxed so that detection can take it out of the collider by moving a pointer (it is
     /// `None` only during [`Collider::detect_view`]).
     broad: Option<Box<BroadPhase>>,
@@ -180,13 +182,13 @@ struct GeomInfo {
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
 /// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
 /// descending the two trees (a moving body's geoms sit close together, so its tree prunes
-/// little, while static geometry spreads over the scene). Only bodies without margins and gaps
-/// (`body_margin` 0) and models without the override take this path. Then the contacts are
-/// the same: a leaf pair the descent would prune while the leaf test passes has boxes apart
-/// along some node axis, so its geoms are apart, and at a zero threshold no narrow phase
-/// reports separated geoms. With a positive threshold some do (box–box reports the separation
-/// along its best axis, below the true distance), and the leaf test (face axes only) can pass
-/// pairs the node boxes separate, so the descent decides, as in MuJoCo.
+/// little, while static geometry spreads over the scene). The contacts are the same: a leaf
+/// pair the descent would prune while the leaf test passes (face axes only) has node boxes
+/// apart along some axis, so its geoms are farther apart than the pair's threshold, and the
+/// narrow phases report no contact there, except box–box, which measures the separation along
+/// its best axis, a lower bound of the distance (scene 2592 of `scene_fuzz --seed 4`). So two
+/// bodies that both hold boxes and have margins or gaps (`body_margin`) keep the descent, as do
+/// models with the override, whose internal nodes are tested with `o_margin` without the gaps.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -254,6 +256,14 @@ impl<'m> Collider<'m> {
                 .collect(),
             mix: MixTable::new(model, &params),
             params,
+            body_has_box: (0..model.nbody())
+                .map(|b| {
+                    broad
+                        .body_geoms(b)
+                        .iter()
+                        .any(|&g| model.geom_type[g] == GeomType::Box)
+                })
+                .collect(),
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad: Some(Box::new(broad)),
@@ -398,9 +408,11 @@ impl<'m> Collider<'m> {
                 let start = out.len();
                 let compact =
                     |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
+                let box_pair_margin = self.body_has_box[b1]
+                    && self.body_has_box[b2]
+                    && m.body_margin[b1] + m.body_margin[b2] != 0.0;
                 if direct_leaves
-                    && m.body_margin[b1] == 0.0
-                    && m.body_margin[b2] == 0.0
+                    && !box_pair_margin
                     && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
                     && compact(b1, geoms1.len())
                     && compact(b2, geoms2.len())
