@@ -27,6 +27,12 @@ fn contacts_at_key(m: &Model) -> Vec<Contact> {
     out
 }
 
+/// MuJoCo reported no contact for this model at its keyframe.
+fn assert_no_contact(xml: &str) {
+    let c = contacts_at_key(&model(xml));
+    assert!(c.is_empty(), "{c:?}");
+}
+
 /// One contact as MuJoCo reported it: geoms, dist, pos, normal, includemargin, exclude.
 fn assert_contact(c: &Contact, geom: [usize; 2], dist: f64, pos: [f64; 3], normal: [f64; 3]) {
     assert_eq!(c.geom, geom);
@@ -171,7 +177,7 @@ fn margin_pair_found_in_mujocos_sweep_frame() {
 /// no contact, and neither does collide.
 #[test]
 fn margin_pair_apart_in_mujocos_sweep_frame_has_no_contact() {
-    let m = model(
+    assert_no_contact(
         r#"<mujoco>
           <worldbody>
             <body pos="-0.296989 -0.213942 0.183525">
@@ -185,8 +191,6 @@ fn margin_pair_apart_in_mujocos_sweep_frame_has_no_contact() {
           <keyframe><key qpos="0.329073 0.0512422 0.221974 1 0 0 0"/></keyframe>
         </mujoco>"#,
     );
-    let c = contacts_at_key(&m);
-    assert!(c.is_empty(), "{c:?}");
 }
 
 /// Scene 2748 of `scene_fuzz --seed 2`: a plane's box is infinite in x and y only, so MuJoCo's
@@ -196,7 +200,7 @@ fn margin_pair_apart_in_mujocos_sweep_frame_has_no_contact() {
 /// is never reached. MuJoCo has no contact.
 #[test]
 fn plane_box_is_a_half_space_in_the_tree() {
-    let m = model(
+    assert_no_contact(
         r#"<mujoco>
           <option o_margin="0.1"><flag override="enable"/></option>
           <worldbody>
@@ -210,8 +214,6 @@ fn plane_box_is_a_half_space_in_the_tree() {
           <keyframe><key qpos="0.135134 0.0357938 0.20934 1 0 0 0"/></keyframe>
         </mujoco>"#,
     );
-    let c = contacts_at_key(&m);
-    assert!(c.is_empty(), "{c:?}");
 }
 
 /// Scene 1954 of `scene_fuzz --seed 2`: the box keeps its body's rotation and its centre is
@@ -307,7 +309,7 @@ fn negated_identity_quaternion_is_the_body_rotation() {
 /// with margins descend their trees rather than testing leaf pairs directly.
 #[test]
 fn margin_pair_pruned_by_tree_node_has_no_contact() {
-    let m = model(
+    assert_no_contact(
         r#"<mujoco>
           <worldbody>
             <body pos="-0.230802 0.196753 0.339612">
@@ -324,6 +326,4 @@ fn margin_pair_pruned_by_tree_node_has_no_contact() {
           <keyframe><key qpos="0.103812 -0.219076 0.0746087 1 0 0 0"/></keyframe>
         </mujoco>"#,
     );
-    let c = contacts_at_key(&m);
-    assert!(c.is_empty(), "{c:?}");
 }
