@@ -465,6 +465,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.scenes = self.loaded = self.both_refuse = self.semantic = self.states = 0
+        self.mujoco_fatal: list[str] = []
         self.pairs = Counter[str]()
         self.contacts = Counter[str]()
         self.mismatch_pairs = Counter[str]()
@@ -579,7 +580,12 @@ def compare(mjm: Any, model: collide.Model, qs: list[np.ndarray], tally: Tally |
         tally.loaded += 1
         tally.states += len(qs)
     for i, q in enumerate(qs):
-        theirs = tc.mujoco_contacts(mjm, q, None, None)
+        try:
+            theirs = tc.mujoco_contacts(mjm, q, None, None)
+        except mujoco.FatalError as e:  # MuJoCo's own failure: recorded, not collide's
+            if tally:
+                tally.mujoco_fatal.append(str(e))
+            return fails
         ours = res.world(i)
         key = lambda r: (int(r["geom"][0]), int(r["geom"][1]))  # noqa: E731
         if tally:
@@ -783,6 +789,9 @@ def summary(t: Tally, failures: list[tuple[int, Failure]]) -> str:
     lines.append(f"  {'pair kind':<20} {'pairs':>7} {'contacts':>9} {'mismatches':>10}")
     for k in sorted(set(t.pairs) | set(t.mismatch_pairs), key=lambda k: -t.pairs[k]):
         lines.append(f"  {k:<20} {t.pairs[k]:>7} {t.contacts[k]:>9} {t.mismatch_pairs[k]:>10}")
+    if t.mujoco_fatal:
+        lines.append(f"MuJoCo itself failed in {len(t.mujoco_fatal)} scenes (not compared further): "
+                     + "; ".join(sorted(set(t.mujoco_fatal))))
     lines.append(f"failures by kind ({len(failures)} in {len({i for i, _ in failures})} scenes):"
                  + ("" if failures else " none"))
     for k, n in sorted(t.failures.items()):
