@@ -1702,7 +1702,11 @@ impl<'r> Builder<'r> {
 }
 
 /// MuJoCo's `setSameframe` (tolerance 1e-6): how a frame (`pos`, `quat`) relates to the body
-/// frame (`bpos`, `bquat`) and, for geoms, to the inertial frame.
+/// frame (`bpos`, `bquat`) and, for geoms, to the inertial frame, tested in MuJoCo's order:
+/// the body frame, the body's rotation, the inertial frame, the inertial rotation; a
+/// quaternion matches its negation. (A geom
+/// with the body's rotation whose centre is within 1e-6 of the inertial centre is `BodyRot`,
+/// placed exactly, not `Inertia`, placed at the inertial centre.)
 fn same_frame(
     pos: DVec3,
     quat: DQuat,
@@ -1712,15 +1716,19 @@ fn same_frame(
 ) -> SameFrame {
     const TOL: f64 = 1e-6;
     let close_p = |a: DVec3, b: DVec3| (a - b).abs().max_element() < TOL;
-    let close_q = |a: DQuat, b: DQuat| (DVec4::from(a) - DVec4::from(b)).abs().max_element() < TOL;
+    // `q` and `-q` are the same rotation: either sign matches, as MuJoCo's `IsSameQuat`
+    let close_q = |a: DQuat, b: DQuat| {
+        let (a, b) = (DVec4::from(a), DVec4::from(b));
+        (a - b).abs().max_element() < TOL || (a + b).abs().max_element() < TOL
+    };
     let inertia_same = inertial.is_some_and(|(ip, iq)| close_p(pos, ip) && close_q(quat, iq));
     let inertia_rot = inertial.is_some_and(|(_, iq)| close_q(quat, iq));
     if close_p(pos, bpos) && close_q(quat, bquat) {
         SameFrame::Body
-    } else if inertia_same {
-        SameFrame::Inertia
     } else if close_q(quat, bquat) {
         SameFrame::BodyRot
+    } else if inertia_same {
+        SameFrame::Inertia
     } else if inertia_rot {
         SameFrame::InertiaRot
     } else {

@@ -145,6 +145,8 @@ pub struct Collider<'m> {
     mix: MixTable,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
+    /// Per body: it has a collidable box geom (see [`DIRECT_LEAF_PAIRS`]).
+    body_has_box: Vec<bool>,
     /// Boxed so that detection can take it out of the collider by moving a pointer (it is
     /// `None` only during [`Collider::detect_view`]).
     broad: Option<Box<BroadPhase>>,
@@ -189,10 +191,13 @@ const NTYPES: usize = GeomType::ALL.len();
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
 /// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
 /// descending the two trees (a moving body's geoms sit close together, so its tree prunes
-/// little, while static geometry spreads over the scene). The leaf pairs that pass are the same: every node box contains
-/// its geoms' boxes and is tested with the sum of the bodies' largest `margin + gap`, at least
-/// any geom pair's threshold. That holds unless the override margin replaces the geom margins
-/// (it may exceed the body margins), so models with the override keep the descent.
+/// little, while static geometry spreads over the scene). The contacts are the same: a leaf
+/// pair the descent would prune while the leaf test passes (face axes only) has node boxes
+/// apart along some axis, so its geoms are farther apart than the pair's threshold, and the
+/// narrow phases report no contact there, except box–box, which measures the separation along
+/// its best axis, a lower bound of the distance (scene 2592 of `scene_fuzz --seed 4`). So two
+/// bodies that both hold boxes and have margins or gaps (`body_margin`) keep the descent, as do
+/// models with the override, whose internal nodes are tested with `o_margin` without the gaps.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -272,6 +277,14 @@ impl<'m> Collider<'m> {
             }),
             mix: MixTable::new(model, &params),
             params,
+            body_has_box: (0..model.nbody())
+                .map(|b| {
+                    broad
+                        .body_geoms(b)
+                        .iter()
+                        .any(|&g| model.geom_type[g] == GeomType::Box)
+                })
+                .collect(),
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad: Some(Box::new(broad)),
@@ -417,7 +430,11 @@ impl<'m> Collider<'m> {
                 let start = out.len();
                 let compact =
                     |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
+                let box_pair_margin = self.body_has_box[b1]
+                    && self.body_has_box[b2]
+                    && m.body_margin[b1] + m.body_margin[b2] != 0.0;
                 if direct_leaves
+                    && !box_pair_margin
                     && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
                     && compact(b1, geoms1.len())
                     && compact(b2, geoms2.len())
@@ -428,7 +445,11 @@ impl<'m> Collider<'m> {
                         }
                     }
                 } else {
-                    let margin = m.body_margin[b1] + m.body_margin[b2];
+                    // internal nodes: the bodies' largest `margin + gap`, or the override
+                    // margin alone (no gap), as MuJoCo's `mj_assignMargin`
+                    let margin = self
+                        .override_margin
+                        .unwrap_or(m.body_margin[b1] + m.body_margin[b2]);
                     let mut stack = std::mem::take(&mut self.stack);
                     let (t1, t2) = (
                         std::mem::take(&mut self.bvh[b1]),

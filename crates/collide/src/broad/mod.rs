@@ -54,8 +54,13 @@ pub struct BroadPhase {
     /// Per swept box: asleep (its box is kept from an earlier call, not recomputed).
     box_asleep: Vec<bool>,
     /// Sweep frame of the previous call, kept while the principal axis stays within ~8° so
-    /// that the sweep order stays nearly sorted between calls (warm start).
+    /// that the sweep order stays nearly sorted between calls (warm start); never kept when
+    /// `mujoco_frame` is set.
     axes: Option<[DVec3; 3]>,
+    /// The boxes do not bound every contact (see `boxes_bound_contacts`), so the pairs depend
+    /// on the sweep frame: sweep in MuJoCo's frame of the current poses, with the first axis's
+    /// bounds rounded to `f32` as MuJoCo's sort keys are.
+    mujoco_frame: bool,
     /// Whether this call kept the previous sweep frame.
     axes_kept: bool,
     pairs: Vec<u32>,
@@ -105,9 +110,11 @@ impl BodyFilter {
 }
 
 /// The sweep frame: the principal axes of the geom-centre covariance, largest variance first,
-/// so that the sweep runs along the direction that separates bodies best. (MuJoCo sweeps along
-/// the *rows* of `mju_eig3`'s eigenvector matrix, a transposition; any orthonormal frame gives
-/// the same pairs, the principal one just prunes more.)
+/// so that the sweep runs along the direction that separates bodies best. These are the
+/// columns of `mju_eig3`'s eigenvector matrix, the frame MuJoCo 4.0.0 sweeps in (measured:
+/// where the pairs depend on the frame, see `boxes_bound_contacts`, its pairs are those of the
+/// columns, not of the rows as MuJoCo's older source reads); where the boxes bound every
+/// contact any orthonormal frame gives the same pairs, the principal one just prunes more.
 pub fn principal_axes(m: &Model, poses: &PoseView) -> [DVec3; 3] {
     let mut n = 0usize;
     let mut cen = DVec3::ZERO;
@@ -149,27 +156,48 @@ fn tree_root(m: &Model, b: usize) -> usize {
 
 /// Whether every contact the narrow phase can report lies within the boxes of [`body_box`], in
 /// any frame: then the body pairs of any frame's sweep give MuJoCo's contacts, and the frame
-/// is free. Not so when the override margin is on while geoms have gaps (MuJoCo's boxes then
-/// leave the gaps out while the narrow phase adds them), nor for a plane on a moving body (its
-/// box is a point); such models keep MuJoCo's principal frame, pair for pair.
+/// is free. The boxes hold every geom grown by its pair threshold's share, and the narrow
+/// phases report contacts only within the threshold of the true distance, with one exception:
+/// box–box measures the separation along its best separating axis, a lower bound of the
+/// distance, so two boxes with a positive threshold (margins, gaps or the override margin) can
+/// touch at a `dist` 0.2043 under a 0.205 threshold while their boxes are apart along other
+/// axes (scene 103 of `scene_fuzz --seed 2`). Nor does it hold when the override margin is on
+/// while geoms have gaps (the boxes leave the gaps out while the narrow phase adds them), nor
+/// for a plane on a moving body (its box is a point). Models where it fails sweep in MuJoCo's
+/// own frame ([`BroadPhase::run`]), pair for pair.
 fn boxes_bound_contacts<'a>(
     m: &Model,
     swept: &[usize],
     geoms_of: impl Fn(usize) -> &'a [usize],
 ) -> bool {
-    let override_margin = m.opt.enableflags & enable::OVERRIDE != 0;
-    swept.iter().all(|&b| {
-        geoms_of(b).iter().all(|&g| {
-            m.geom_type[g] != GeomType::Plane && !(override_margin && m.geom_gap[g] != 0.0)
-        })
-    })
+    let override_on = m.opt.enableflags & enable::OVERRIDE != 0;
+    let mut positive = override_on && m.opt.o_margin != 0.0;
+    let mut boxes = 0;
+    for &b in swept {
+        for &g in geoms_of(b) {
+            if m.geom_type[g] == GeomType::Plane || (override_on && m.geom_gap[g] != 0.0) {
+                return false;
+            }
+            boxes += usize::from(m.geom_type[g] == GeomType::Box);
+            positive |= m.geom_gap[g] != 0.0 || (!override_on && m.geom_margin[g] != 0.0);
+        }
+    }
+    !(positive && boxes >= 2)
+}
+
+/// The growth of every geom box under the override: half of `o_margin`, when the override is
+/// on and `o_margin` is nonzero. MuJoCo's `makeAAMM` tests the half margin for zero, so with
+/// `o_margin = 0` the boxes grow by each geom's own `margin + gap`, as without the override.
+fn override_half_margin(m: &Model) -> Option<f64> {
+    let half = 0.5 * m.opt.o_margin;
+    (m.opt.enableflags & enable::OVERRIDE != 0 && half != 0.0).then_some(half)
 }
 
 /// What [`body_box`] needs of a geom besides its pose, gathered in one record per geom.
 #[derive(Clone, Copy, Debug)]
 struct GeomBox {
     geom: usize,
-    /// Growth of the box: the geom's `margin + gap`, or half the override margin.
+    /// Growth of the box: the geom's `margin + gap`, or half the override margin when nonzero.
     margin: f64,
     rbound: f64,
     /// Local AABB centre and half sizes.
@@ -182,10 +210,9 @@ struct GeomBox {
 
 impl GeomBox {
     fn new(m: &Model, g: usize) -> GeomBox {
-        let margin = if m.opt.enableflags & enable::OVERRIDE != 0 {
-            0.5 * m.opt.o_margin
-        } else {
-            m.geom_margin[g] + m.geom_gap[g]
+        let margin = match override_half_margin(m) {
+            Some(half) => half,
+            None => m.geom_margin[g] + m.geom_gap[g],
         };
         GeomBox {
             geom: g,
@@ -308,6 +335,8 @@ impl BroadPhase {
         if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
             let filter = &bp.swept_filter;
             bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
+        } else {
+            bp.mujoco_frame = true;
         }
         bp
     }
@@ -359,6 +388,7 @@ impl BroadPhase {
         }
         let fresh = principal_axes(m, poses);
         let axes = match self.axes {
+            _ if self.mujoco_frame => fresh,
             Some(old) if old[0].dot(fresh[0]).abs() > 0.99 => old,
             _ => fresh,
         };
@@ -381,7 +411,11 @@ impl BroadPhase {
                 continue;
             }
             let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
-            let (lo, hi) = body_box(poses, geoms, frame);
+            let (mut lo, mut hi) = body_box(poses, geoms, frame);
+            if self.mujoco_frame {
+                lo[0] = lo[0] as f32 as f64;
+                hi[0] = hi[0] as f32 as f64;
+            }
             self.boxes.set(k, lo, hi);
         }
 

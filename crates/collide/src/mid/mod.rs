@@ -8,8 +8,9 @@ use glam::{DMat3, DVec3};
 use crate::math::quat_to_mat;
 use crate::model::Model;
 
-/// Half-sizes at or above this count as infinite (planes): tests against them always pass.
-const INFINITE: f64 = 1e9;
+/// Half-sizes at or above this count as infinite (MuJoCo's `mjMAXVAL`; a plane's box has
+/// infinite x and y half sizes and a finite z half size of 5e9: a half-space).
+const INFINITE: f64 = 1e10;
 
 /// One node: an axis-aligned box in the body's inertial frame, and either two children or a geom.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,10 +148,6 @@ impl Obb {
         }
     }
 
-    fn infinite(&self) -> bool {
-        self.half.max_element() >= INFINITE
-    }
-
     fn radius(&self, axis: DVec3) -> f64 {
         self.half.x * self.rot.x_axis.dot(axis).abs()
             + self.half.y * self.rot.y_axis.dot(axis).abs()
@@ -158,21 +155,33 @@ impl Obb {
     }
 }
 
-/// Separating-axis test on the 6 face axes (no edge axes, as MuJoCo's `mj_collideOBB`): `true`
-/// when the boxes, grown by `margin`, may overlap. Boxes with an infinite side always pass.
-pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
-    if a.infinite() || b.infinite() {
-        return true;
+/// Which face axes [`obb_overlap`] tests, from the half sizes `ha`, `hb` of the two boxes, as
+/// MuJoCo's `mj_collideOBB`: `None` when a box is infinite along all three axes (the test
+/// passes), else whether to test the axes of box a and of box b: a box's axes are skipped when
+/// the *other* box has an infinite side. A plane's box (infinite in x and y) is thus tested
+/// along its normal only, as the half-space below it.
+#[inline]
+fn tested_axes(ha: DVec3, hb: DVec3) -> Option<(bool, bool)> {
+    if ha.min_element() >= INFINITE || hb.min_element() >= INFINITE {
+        return None;
     }
+    Some((hb.max_element() < INFINITE, ha.max_element() < INFINITE))
+}
+
+/// Separating-axis test on the 6 face axes (no edge axes, as MuJoCo's `mj_collideOBB`): `true`
+/// when the boxes, grown by `margin`, may overlap. Infinite sides follow [`tested_axes`].
+pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
+    let Some((test_a, test_b)) = tested_axes(a.half, b.half) else {
+        return true;
+    };
     let d = b.center - a.center;
-    for axis in [
-        a.rot.x_axis,
-        a.rot.y_axis,
-        a.rot.z_axis,
-        b.rot.x_axis,
-        b.rot.y_axis,
-        b.rot.z_axis,
-    ] {
+    let axes_a = [a.rot.x_axis, a.rot.y_axis, a.rot.z_axis];
+    let axes_b = [b.rot.x_axis, b.rot.y_axis, b.rot.z_axis];
+    let tested = axes_a
+        .iter()
+        .filter(|_| test_a)
+        .chain(axes_b.iter().filter(|_| test_b));
+    for &axis in tested {
         if d.dot(axis).abs() > a.radius(axis) + b.radius(axis) + margin {
             return false;
         }
@@ -221,21 +230,21 @@ impl PairFrame {
 
     /// [`obb_overlap`] of box `(ca, ha)` oriented as `ra` and box `(cb, hb)` oriented as `rb`.
     pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
-        if ha.max_element() >= INFINITE || hb.max_element() >= INFINITE {
+        let Some((test_a, test_b)) = tested_axes(ha, hb) else {
             return true;
-        }
+        };
         let d = cb - ca;
         // the dot product is symmetric bit for bit, so `|a_k · a_i|` serves for `|a_i · a_k|`
         let radius =
             |h: DVec3, t: &[[f64; 3]; 3], i: usize| h.x * t[0][i] + h.y * t[1][i] + h.z * t[2][i];
-        for i in 0..3 {
+        for i in (0..3).filter(|_| test_a) {
             let ra = radius(ha, &self.aa, i);
             let rb = hb.x * self.ab[i][0] + hb.y * self.ab[i][1] + hb.z * self.ab[i][2];
             if d.dot(self.a[i]).abs() > ra + rb + margin {
                 return false;
             }
         }
-        for i in 0..3 {
+        for i in (0..3).filter(|_| test_b) {
             let ra = radius(ha, &self.ab, i);
             let rb = radius(hb, &self.bb, i);
             if d.dot(self.b[i]).abs() > ra + rb + margin {

@@ -1,0 +1,329 @@
+//! Mismatches found by `conformance/scene_fuzz.py` (random MJCF scenes against MuJoCo 4.0.0),
+//! each pinned by its minimised scene and the contacts MuJoCo 4.0.0 gave for it (`<keyframe>`
+//! is the failing configuration). Names say what the case exercises.
+
+use collide::{forward_kinematics, Collider, Contact, Model, Poses};
+use glam::DVec3;
+
+fn model(xml: &str) -> Model {
+    collide_mjcf::load_str(xml, ".").expect("model compiles")
+}
+
+/// A model whose meshes are the corpus's scene assets.
+fn model_with_assets(xml: &str) -> Model {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../conformance/corpus/scenes/assets"
+    );
+    collide_mjcf::load_str(xml, dir).expect("model compiles")
+}
+
+fn contacts_at_key(m: &Model) -> Vec<Contact> {
+    let mut poses = Poses::new(m);
+    forward_kinematics(m, &m.key_qpos[0], None, &mut poses).expect("kinematics");
+    let mut c = Collider::new(m).expect("collider");
+    let mut out = Vec::new();
+    c.detect(&poses, &mut out);
+    out
+}
+
+/// MuJoCo reported no contact for this model at its keyframe.
+fn assert_no_contact(xml: &str) {
+    let c = contacts_at_key(&model(xml));
+    assert!(c.is_empty(), "{c:?}");
+}
+
+/// One contact as MuJoCo reported it: geoms, dist, pos, normal, includemargin, exclude.
+fn assert_contact(c: &Contact, geom: [usize; 2], dist: f64, pos: [f64; 3], normal: [f64; 3]) {
+    assert_eq!(c.geom, geom);
+    assert!((c.dist - dist).abs() < 1e-12, "dist {} vs {dist}", c.dist);
+    assert!((c.pos - DVec3::from(pos)).length() < 1e-12, "pos {}", c.pos);
+    assert!((c.normal() - DVec3::from(normal)).length() < 1e-12);
+}
+
+/// Scene 276 of `scene_fuzz --seed 1`: with the override on, the tree's internal nodes are
+/// tested with `o_margin` (MuJoCo's `mj_assignMargin` of the body margins), not with the
+/// bodies' own margins (zero here). The static body holds two geoms, so the pair goes through
+/// the tree; the sphere is 0.0957 from the capsule, inside `o_margin = 0.1`.
+#[test]
+fn override_margin_applies_to_tree_nodes() {
+    let m = model(
+        r#"<mujoco>
+          <option o_margin="0.1"><flag override="enable"/></option>
+          <asset><mesh name="m0" vertex="-0.0449004 0.0216488 -0.0200093 -0.0449004 -0.0216488 0.0200093 -0.0449004 -0.0216488 0.0200093 0.0449004 -0.0216488 0.0200093 -0.0449004 -0.0216488 0.0200093 -0.0449004 0.0216488 0.0200093 0.0449004 0.0216488 0.0200093 -0.0449004 0.0216488 -0.0200093"/></asset>
+          <worldbody>
+            <body name="b0" pos="0.146986 -0.101103 0.0645706">
+              <geom name="g1" type="capsule" pos="-0.0747171 -0.0657793 0.0478528" size="0.0655288 0.00843454"/>
+              <geom name="g2" type="mesh" pos="-0.0133007 0.0668481 0.0297062" mesh="m0"/>
+            </body>
+            <body name="b2" pos="-0.222511 -0.15895 0.135004">
+              <joint type="free"/><geom type="sphere" size="0.134004"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.222511 -0.15895 0.135004 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [2, 0],
+        0.09569291338015867,
+        [
+            -0.04093515139148707,
+            -0.16383606619351354,
+            0.12629043829186815,
+        ],
+        [
+            0.9984899236077565,
+            -0.026868594571861183,
+            -0.04791608372467303,
+        ],
+    );
+    assert_eq!(c[0].includemargin, 0.1);
+}
+
+/// Scene 1532 of `scene_fuzz --seed 1`: with the override on and `o_margin = 0`, MuJoCo's
+/// broad-phase boxes grow by each geom's own `margin + gap` (its `makeAAMM` takes a zero half
+/// override margin as "none"), so a pair within the sphere's gap 0.02 is found: dist 0.0062,
+/// threshold `o_margin + gap = 0.02`, reported as a gap contact (`exclude`).
+#[test]
+fn override_with_zero_o_margin_keeps_geom_gaps_in_broad_phase() {
+    let m = model(
+        r#"<mujoco>
+          <option><flag override="enable"/></option>
+          <worldbody>
+            <body pos="0.108367 -0.12242 0.165204" euler="180 -180 -90">
+              <joint type="free"/>
+              <geom type="sphere" pos="-0.079736 0.110796 -0.0821743" size="0.117111" gap="0.02"/>
+            </body>
+            <body pos="0.0594186 -0.270907 0.286107">
+              <joint type="free"/><geom type="box" size="0.0371171 0.111311 0.0540643"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.108367 -0.12242 0.165204 -0.35241331883641236 0.6305763890048179
+            0.6805245113947241 -0.1227381755091779 0.0594186 -0.270907 0.286107 -0.3559896834411286
+            -0.6844449757918067 0.1634510427608286 -0.6148903780489952"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        0.006214696449366189,
+        [
+            0.16715164921958936,
+            -0.23796408268849423,
+            0.21697157554624052,
+        ],
+        [-0.6269893702102224, -0.3058216326870927, 0.716489677960534],
+    );
+    assert_eq!(c[0].includemargin, 0.0);
+    assert!(c[0].exclude);
+}
+
+/// Scene 103 of `scene_fuzz --seed 2`: box–box reports separated boxes at the separation along
+/// its best axis (0.2043, under the threshold `margin + gap` = 0.205), a lower bound of their
+/// distance, so whether MuJoCo finds the pair depends on its broad-phase frame: the boxes are
+/// apart along world z but overlap in MuJoCo's principal frame of the geom centres (the two
+/// static-body and free-body meshes shape it). A model with margins sweeps in that frame.
+#[test]
+fn margin_pair_found_in_mujocos_sweep_frame() {
+    let m = model_with_assets(
+        r#"<mujoco>
+          <asset><mesh name="m0" file="lshape.stl" scale="0.0367768 0.016 0.0222129"/></asset>
+          <worldbody>
+            <body pos="0.15128 -0.234288 0.0228521">
+              <geom type="mesh" pos="0.0684015 -0.108557 0.116182" mesh="m0"/>
+            </body>
+            <body pos="-0.193219 0.108023 0.200285">
+              <joint type="free"/>
+              <geom type="mesh" pos="0.10891 -0.116689 0.117355" mesh="m0"/>
+              <body pos="-0.0227446 -0.128142 0.0985751">
+                <joint type="hinge" axis="0 1 0"/>
+                <geom type="box" pos="0.0285136 -0.0627486 0.0701382" size="0.0216605 0.0274423 0.19562"/>
+              </body>
+            </body>
+            <body pos="-0.131106 0.190039 0.682296">
+              <joint type="free"/>
+              <geom type="box" size="0.0574103 0.0156743 0.241148" margin="0.2" gap="0.005" euler="45 0 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.193219 0.108023 0.200285 0.01740257306408986 -0.16891946993526774
+            -0.882728245836064 0.43812578916416506 1.6061532031389723 -0.131106 0.190039 0.682296
+            -0.5055498961371665 -0.23049662539091376 -0.8001135605993756 0.22607277223073588"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [2, 3],
+        0.20430336148505315,
+        [
+            -0.1217539745304339,
+            -0.06886646630579722,
+            0.46783561533896556,
+        ],
+        [0.1767226244336443, 0.6840792381988569, 0.7076755682362906],
+    );
+    assert!(c[0].exclude, "a gap contact");
+}
+
+/// Scene 325 of `scene_fuzz --seed 3`: the converse. Box–box would report a contact at 0.3826
+/// under the threshold 0.4 (margins 0.2 each), but the boxes are apart along the first axis of
+/// MuJoCo's sweep frame (the eigenvector columns of the centres' covariance), so MuJoCo has
+/// no contact, and neither does collide.
+#[test]
+fn margin_pair_apart_in_mujocos_sweep_frame_has_no_contact() {
+    assert_no_contact(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="-0.296989 -0.213942 0.183525">
+              <geom type="box" size="0.0530516 0.148579 0.183525" margin="0.2" euler="0 0 -102.332"/>
+            </body>
+            <body pos="0.329073 0.0512422 0.221974">
+              <joint type="free"/>
+              <geom type="box" size="0.112042 0.00888272 0.0110371" margin="0.2" euler="0 45 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.329073 0.0512422 0.221974 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+}
+
+/// Scene 2748 of `scene_fuzz --seed 2`: a plane's box is infinite in x and y only, so MuJoCo's
+/// `mj_collideOBB` tests it along the plane normal, as the half-space below the plane. With
+/// the override on, tree nodes are tested with `o_margin` (0.1) without the gaps: the body's
+/// node lies above 0.1, so the sphere 0.106 above the plane (within `o_margin + gap` = 0.12)
+/// is never reached. MuJoCo has no contact.
+#[test]
+fn plane_box_is_a_half_space_in_the_tree() {
+    assert_no_contact(
+        r#"<mujoco>
+          <option o_margin="0.1"><flag override="enable"/></option>
+          <worldbody>
+            <geom type="plane" size="0 0 1"/>
+            <body pos="0.135134 0.0357938 0.20934">
+              <joint type="free"/>
+              <geom type="capsule" pos="0.000984131 0.0468702 0.080779" size="0.0641772 0.0543593"/>
+              <geom type="sphere" pos="-0.0348639 -0.0128747 -0.0998469" size="0.00331965" gap="0.02"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.135134 0.0357938 0.20934 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+}
+
+/// Scene 1954 of `scene_fuzz --seed 2`: the box keeps its body's rotation and its centre is
+/// within 1e-6 of the body's inertial centre (the tiny sphere moves it by 3e-8). MuJoCo tests
+/// the body rotation first (`BODYROT`: placed exactly) before the inertial frame (`INERTIA`:
+/// placed at the inertial centre, 1.3e-7 off), so the capsule–box contact is MuJoCo's to 1e-12.
+#[test]
+fn sameframe_prefers_body_rotation_to_inertial_frame() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="-0.215679 -0.165425 0.352642">
+              <geom type="box" pos="0.042407 -0.0413755 -0.100819" size="0.072175 0.138947 0.218215"/>
+              <geom type="sphere" pos="0.0769123 -0.10302 0.0361877" size="0.00159019"/>
+            </body>
+            <body pos="0.146718 0.127168 0.390979">
+              <joint type="free"/>
+              <geom type="capsule" size="0.180711 0.282306" euler="0 90 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.146718 0.127168 0.390979 -0.5323636811442904 0.8042490309441167
+            0.24093737701402113 0.10826628090755253"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [2, 0],
+        -0.06245217039118345,
+        [
+            -0.10239171991848944,
+            -0.09905273231387306,
+            0.26939581301407206,
+        ],
+        [-0.04146276775905957, -0.9991400496876093, 0.0],
+    );
+}
+
+/// Scene 2059 of `scene_fuzz --seed 2`: `euler="180 180 180"` compiles to the quaternion
+/// (-1, 6e-17, -6e-17, 6e-17), the identity rotation with a negative sign. MuJoCo's sameframe
+/// test takes `q` and `-q` alike, so the capsule gets its body's rotation exactly and lies
+/// exactly parallel to the box face: two contacts, one per capsule end (a rotation matrix
+/// built from the quaternion is 1.2e-16 off and gives one).
+#[test]
+fn negated_identity_quaternion_is_the_body_rotation() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="-0.199989 -0.0139351 0.244212">
+              <geom type="box" pos="-0.0110664 0.0612543 0.0159295" size="0.225398 0.058842 0.0161464"/>
+            </body>
+            <body pos="-0.244099 -0.0166732 0.39242">
+              <joint type="slide" axis="0.75716 0.136075 -0.940673" range="-0.1 0.1" limited="true"/>
+              <frame pos="0.0333051 -0.0472207 -0.0394434" euler="180 180 180">
+                <geom type="capsule" pos="0.117179 0.0396447 -0.0579538" size="0.0967173 0.131998"/>
+              </frame>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert_contact(
+        &c[0],
+        [1, 0],
+        -0.08399089999999998,
+        [
+            -0.09361490000000003,
+            0.030472649999999987,
+            0.24399510000000002,
+        ],
+        [0.0, 1.0, 2.7261809718016165e-16],
+    );
+    assert_contact(
+        &c[1],
+        [1, 0],
+        -0.08399089999999998,
+        [
+            -0.09361490000000003,
+            0.030472649999999987,
+            0.27628790000000003,
+        ],
+        [0.0, 1.0, -2.7261809718016165e-16],
+    );
+}
+
+/// Scene 2592 of `scene_fuzz --seed 4`: box–box would report 0.1957 under the static box's
+/// margin 0.2 (the separation along its best axis, below the true distance), and the two
+/// boxes pass the leaf test (face axes only), but the free body's tree node and the static
+/// box are apart along a node axis, so MuJoCo's descent prunes the pair: no contact. Bodies
+/// with margins descend their trees rather than testing leaf pairs directly.
+#[test]
+fn margin_pair_pruned_by_tree_node_has_no_contact() {
+    assert_no_contact(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="-0.230802 0.196753 0.339612">
+              <geom type="box" pos="-0.0974472 0.0504816 -0.119858" size="0.203819 0.290095 0.0321747" margin="0.2"/>
+            </body>
+            <body pos="0.103812 -0.219076 0.0746087">
+              <joint type="free"/>
+              <frame pos="-0.0304863 -0.00217032 -0.042142" euler="-180 90 -90">
+                <geom type="box" pos="0.109492 -0.0565977 -0.0262203" size="0.120124 0.0470465 0.0152307"/>
+              </frame>
+              <geom type="box" pos="0.0221277 0.108183 0.0567604" size="0.0202777 0.131942 0.0628432" euler="-32.1719 52.6658 -174.664"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.103812 -0.219076 0.0746087 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+}
