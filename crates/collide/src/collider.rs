@@ -709,16 +709,7 @@ impl<'m> Collider<'m> {
                 return;
             }
             // a mesh-backed sdf geom by its triangles, as a mesh
-            Dispatch::Sdf | Dispatch::MeshSdf
-                if self.exact.as_deref().is_some_and(|e| {
-                    e.by_triangles[g2] && (e.by_triangles[g1] || mesh_exact::handles(t1))
-                }) =>
-            {
-                let t1 = if t1 == GeomType::Sdf {
-                    GeomType::Mesh
-                } else {
-                    t1
-                };
+            Dispatch::Sdf | Dispatch::MeshSdf if self.by_triangles(g1, g2, t1) => {
                 self.exact_pair(g1, g2, t1, threshold, poses)
             }
             Dispatch::Sdf | Dispatch::MeshSdf => {
@@ -733,11 +724,7 @@ impl<'m> Collider<'m> {
                     }
                 }
             }
-            Dispatch::Convex
-                if t2 == GeomType::Mesh
-                    && (t1 == GeomType::Mesh || mesh_exact::handles(t1))
-                    && self.exact.is_some() =>
-            {
+            Dispatch::Convex if self.by_triangles(g1, g2, t1) => {
                 self.exact_pair(g1, g2, t1, threshold, poses)
             }
             convex => {
@@ -807,9 +794,18 @@ impl<'m> Collider<'m> {
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 
-    /// The exact mesh path for geom 1 (type `t1`: sphere, capsule, box or mesh, which includes
-    /// a mesh-backed sdf geom) against mesh geom 2 (or mesh-backed sdf geom); 0 contacts when a
-    /// mesh was not prepared.
+    /// Whether the pair (geom 1 of type `t1`) collides by triangles: the exact mesh path is on,
+    /// geom 2's triangles were prepared (a mesh or mesh-backed sdf geom), and geom 1 has
+    /// prepared triangles too or is a sphere, capsule or box.
+    fn by_triangles(&self, g1: usize, g2: usize, t1: GeomType) -> bool {
+        self.exact
+            .as_deref()
+            .is_some_and(|e| e.by_triangles[g2] && (e.by_triangles[g1] || mesh_exact::handles(t1)))
+    }
+
+    /// The exact mesh path for a pair [`Collider::by_triangles`] accepts: geom 1 (type `t1`)
+    /// by its triangles or as a sphere, capsule or box, against geom 2's triangles; 0 contacts
+    /// when a mesh was not prepared.
     fn exact_pair(
         &mut self,
         g1: usize,
@@ -836,7 +832,7 @@ impl<'m> Collider<'m> {
             return 0;
         };
         let (s1, s2) = (shape(g1), shape(g2));
-        if t1 == GeomType::Mesh {
+        if exact.by_triangles[g1] {
             let Some(mesh1) = tri(g1) else {
                 return 0;
             };
