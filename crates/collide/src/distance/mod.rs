@@ -31,14 +31,13 @@ use crate::collider::{convex_geom, sdf_contacts};
 use crate::kinematics::{KinematicsError, PoseView};
 use crate::mid::{obb_overlap, Obb};
 use crate::model::{disable, GeomType, Model};
-use crate::narrow::convex::{convex_distance_from, convex_pair, CcdOptions};
+use crate::narrow::convex::{convex_distance_from, convex_pair, lean_gjk, CcdOptions};
 use crate::narrow::hfield::hfield_convex;
 use crate::narrow::plane_convex::plane_convex;
 use crate::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 
 mod batch;
 mod check;
-mod fast;
 
 pub use batch::{distance_batch, in_collision_batch};
 pub use check::CollisionChecker;
@@ -373,10 +372,10 @@ impl<'m> GeomDistance<'m> {
                 .and_then(|i| m.mesh.get(i))
                 .and_then(|x| x.hull.as_ref())
         };
-        let Some((s1, r1)) = fast::Local::of(m.geom_type[g1], m.geom_size[g1], hull(g1)) else {
+        let Some((s1, r1)) = lean_gjk::Local::of(m.geom_type[g1], m.geom_size[g1], hull(g1)) else {
             return FastAnswer::NotConvex;
         };
-        let Some((s2, r2)) = fast::Local::of(m.geom_type[g2], m.geom_size[g2], hull(g2)) else {
+        let Some((s2, r2)) = lean_gjk::Local::of(m.geom_type[g2], m.geom_size[g2], hull(g2)) else {
             return FastAnswer::NotConvex;
         };
         let (p1, m1) = (poses.geom_xpos[g1], poses.geom_xmat[g1]);
@@ -393,10 +392,10 @@ impl<'m> GeomDistance<'m> {
             dist: distmax,
             fromto: [0.0; 6],
         };
-        match fast::gjk(&s1, &s2, &rot, t, guess, distmax + r1 + r2) {
-            fast::Outcome::Beyond => FastAnswer::Done(capped),
-            fast::Outcome::Overlap => FastAnswer::Overlap,
-            fast::Outcome::Separated { dist, a, b, v } => {
+        match lean_gjk::gjk(&s1, &s2, &rot, t, guess, distmax + r1 + r2) {
+            lean_gjk::Outcome::Beyond => FastAnswer::Done(capped),
+            lean_gjk::Outcome::Overlap => FastAnswer::Overlap,
+            lean_gjk::Outcome::Separated { dist, a, b, v } => {
                 if let Some(e) = self.fast_warm.get_mut(slot) {
                     *e = (g1 as u32, g2 as u32, v);
                 }

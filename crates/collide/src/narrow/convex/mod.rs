@@ -55,6 +55,7 @@ use crate::narrow::PreContact;
 mod coherence;
 mod epa;
 mod gjk;
+pub(crate) mod lean_gjk;
 pub mod mpr;
 mod multicontact;
 mod prism;

@@ -62,6 +62,7 @@ use crate::model::GeomType;
 use crate::narrow::{PreContact, Shape};
 
 mod sdf;
+mod smooth;
 mod trimesh;
 
 pub use sdf::Sdf;
@@ -99,6 +100,8 @@ pub struct MeshScratch {
     near_surface2: Vec<u8>,
     /// Mesh 2's vertices in mesh 1's frame (one call).
     vert2: Vec<DVec3>,
+    /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
+    smooth_verts: Vec<(u32, Cand)>,
 }
 
 impl MeshScratch {
@@ -752,7 +755,14 @@ fn reduce(
 
 /// Whether [`primitive_mesh`] handles geom type `kind` against a mesh.
 pub fn handles(kind: GeomType) -> bool {
-    matches!(kind, GeomType::Sphere | GeomType::Capsule | GeomType::Box)
+    matches!(
+        kind,
+        GeomType::Sphere
+            | GeomType::Capsule
+            | GeomType::Box
+            | GeomType::Ellipsoid
+            | GeomType::Cylinder
+    )
 }
 
 /// A sphere, capsule or box (`prim`, geom 1, of type `kind`) against a mesh (`mesh_shape`
@@ -767,6 +777,9 @@ pub fn primitive_mesh(
     scratch: &mut MeshScratch,
     out: &mut [PreContact],
 ) -> usize {
+    if matches!(kind, GeomType::Ellipsoid | GeomType::Cylinder) {
+        return smooth::smooth_mesh(kind, prim, mesh_shape, mesh, margin, scratch, out);
+    }
     let rt = mesh_shape.mat.transpose();
     let Some(core) = primitive_core(
         kind,

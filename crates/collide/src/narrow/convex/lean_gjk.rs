@@ -1,12 +1,15 @@
-//! The planner mode of [`super::GeomDistance`] ([`super::DistanceMode::Fast`]): a lean GJK for
-//! convex pairs, in the first geom's frame, warm-started from the pair's previous answer, with
-//! a relative stopping rule like coal's (duality gap below [`REL_GAP`] times the squared
+//! A lean GJK for convex pairs, in the first shape's frame, optionally warm-started from a
+//! previous answer, with a relative stopping rule like coal's (duality gap below [`REL_GAP`] times the squared
 //! distance, so the distance is within `REL_GAP · dist` of the true one).
 //!
 //! Spheres and capsules run as their cores (centre point, axis segment) with the radii added
 //! back, so sphere and capsule pairs converge in one or two steps. Overlapping shapes (GJK finds
 //! the origin inside the Minkowski difference) are handed back to the caller, which runs the
 //! full solver with EPA.
+//!
+//! Used by the planner mode of [`crate::distance::GeomDistance`]
+//! ([`crate::distance::DistanceMode::Fast`]) and by the exact mesh path for ellipsoids and
+//! cylinders against triangles (`narrow::mesh_exact`).
 
 use glam::{DMat3, DVec3};
 
