@@ -251,7 +251,7 @@ def corpus_rows(d, args):
             us, co_con = time_collide(args.exe, co_xml, sp, ["--mesh", "exact"])
             co = min(co, us)
             # the scene as it is: `--mesh exact` collides its mesh-backed sdf geoms by their
-            # triangles (against spheres, capsules, boxes, meshes) and leaves its plugin-backed
+            # triangles (against primitives and meshes) and leaves its plugin-backed
             # ones and other pairs on MuJoCo's sdf path
             us, same_con = time_collide(args.exe, src, sp, ["--mesh", "exact"])
             same = min(same, us)

@@ -41,8 +41,8 @@ pub enum MeshCollision {
     /// As their convex hulls, like MuJoCo (the default).
     #[default]
     Hull,
-    /// By their triangles ([`crate::narrow::mesh_exact`]) against spheres, capsules, boxes
-    /// and other meshes; against planes, height fields, cylinders and ellipsoids meshes still
+    /// By their triangles ([`crate::narrow::mesh_exact`]) against spheres, capsules, boxes,
+    /// ellipsoids, cylinders and other meshes; against planes and height fields meshes still
     /// collide as their hulls. Mesh-backed `sdf` geoms (`<geom type="sdf" mesh="…"/>`) collide
     /// by their mesh's triangles too, against the same types; their other pairs, and every
     /// plugin-backed sdf geom (a closed-form field), keep MuJoCo's sdf path.
@@ -796,7 +796,7 @@ impl<'m> Collider<'m> {
 
     /// Whether the pair (geom 1 of type `t1`) collides by triangles: the exact mesh path is on,
     /// geom 2's triangles were prepared (a mesh or mesh-backed sdf geom), and geom 1 has
-    /// prepared triangles too or is a sphere, capsule or box.
+    /// prepared triangles too or is a sphere, capsule, box, ellipsoid or cylinder.
     fn by_triangles(&self, g1: usize, g2: usize, t1: GeomType) -> bool {
         self.exact
             .as_deref()
@@ -804,7 +804,8 @@ impl<'m> Collider<'m> {
     }
 
     /// The exact mesh path for a pair [`Collider::by_triangles`] accepts: geom 1 (type `t1`)
-    /// by its triangles or as a sphere, capsule or box, against geom 2's triangles; 0 contacts
+    /// by its triangles or as a primitive ([`mesh_exact::handles`]), against geom 2's
+    /// triangles; 0 contacts
     /// when a mesh was not prepared.
     fn exact_pair(
         &mut self,
