@@ -424,6 +424,24 @@ fn trimesh_rejects_bad_input_naming_the_mesh() {
     ));
 }
 
+/// Distance from `p` to triangle `abc` (by its plane or its edges).
+fn point_triangle_distance(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    let n = (b - a).cross(c - a).normalize();
+    let inside = [(a, b), (b, c), (c, a)]
+        .iter()
+        .all(|&(u, v)| (v - u).cross(p - u).dot(n) >= 0.0);
+    if inside {
+        return (p - a).dot(n).abs();
+    }
+    [(a, b), (b, c), (c, a)]
+        .iter()
+        .map(|&(u, v)| {
+            let t = ((p - u).dot(v - u) / (v - u).length_squared()).clamp(0.0, 1.0);
+            p.distance(u + (v - u) * t)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 fn unit_quat() -> impl Strategy<Value = DMat3> {
     (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64).prop_filter_map(
         "zero",
@@ -503,6 +521,33 @@ proptest! {
         })?;
     }
 
+    /// Ellipsoids and cylinders of any proportions (down to 1e-6 thick) against a fin (two
+    /// triangles back to back) and the torus: every contact finite, with a unit normal and
+    /// `dist` within the margin.
+    #[test]
+    fn smooth_shapes_stay_finite_on_fins_and_flat_shapes(
+        p in vec3(0.7), r in unit_quat(), kind in 0..2usize,
+        size in (1e-6..0.3f64, 1e-6..0.3f64, 1e-6..0.3f64), margin in 0.0..0.05f64,
+    ) {
+        let fin = TriMesh::new(
+            "fin",
+            &[DVec3::ZERO, DVec3::X, DVec3::new(0.5, 1.0, 0.0), DVec3::new(0.5, 1.0, 0.0)],
+            &[[0, 1, 2], [1, 0, 3]],
+        ).expect("fin");
+        SHAPES.with(|(tor, _)| {
+            let kind = [GeomType::Ellipsoid, GeomType::Cylinder][kind];
+            let shape = at(p * 0.5 + DVec3::new(0.5, 0.3, 0.0), r, DVec3::new(size.0, size.1, size.2));
+            for mesh in [&fin, tor] {
+                for c in prim(kind, &shape, mesh, &placed(DVec3::ZERO, DMat3::IDENTITY), margin) {
+                    prop_assert!(c.dist.is_finite() && c.pos.is_finite(), "{:?}", c);
+                    prop_assert!((c.normal.length() - 1.0).abs() < 1e-9, "{:?}", c);
+                    prop_assert!(c.dist <= margin + 1e-12, "{:?}", c);
+                }
+            }
+            Ok(())
+        })?;
+    }
+
     /// Moving both shapes rigidly moves the contacts with them. Ellipsoids and cylinders are
     /// compared out of deep penetration (their deepest contact within a third of the tube's
     /// radius): deeper, a vertex's cone test on a face normal at its rim can flip with the
@@ -539,6 +584,62 @@ proptest! {
                 prop_assert!((d1.dist - d2.dist).abs() < 1e-9, "{:?} {:?}", d1, d2);
                 prop_assert!(has(&moved, d1.dist, g * d1.normal), "{:?} {:?}", base, moved);
             }
+            Ok(())
+        })?;
+    }
+}
+
+proptest! {
+    // brute force over every triangle for every surface sample: few cases
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Apart from the torus, an ellipsoid's or cylinder's distance is the least distance of its
+    /// surface to the triangles: no sample of its surface is nearer (brute force over every
+    /// triangle), and the nearest sample is within the sampling step.
+    #[test]
+    fn smooth_distance_matches_sampled_surface(
+        p in vec3(0.9), r in unit_quat(), kind in 0..2usize,
+    ) {
+        SHAPES.with(|(tor, _)| {
+            let kind = [GeomType::Ellipsoid, GeomType::Cylinder][kind];
+            let size = DVec3::new(0.12, 0.08, 0.06);
+            let shape = at(p, r, size);
+            let cs = prim(kind, &shape, tor, &placed(DVec3::ZERO, DMat3::IDENTITY), 0.3);
+            let Some(d) = cs.iter().map(|c| c.dist).reduce(f64::min) else { return Ok(()) };
+            if d <= 1e-3 {
+                return Ok(());
+            }
+            let (n, pi) = (48usize, std::f64::consts::PI);
+            let mut samples = Vec::new();
+            for i in 0..=n {
+                for j in 0..2 * n {
+                    let (a, b) = (pi * i as f64 / n as f64, pi * j as f64 / n as f64);
+                    let local = match kind {
+                        GeomType::Ellipsoid => DVec3::new(
+                            size.x * a.sin() * b.cos(), size.y * a.sin() * b.sin(), size.z * a.cos()),
+                        // the side (i from bottom to top) and both caps (i along the radius)
+                        _ => DVec3::new(size.x * b.cos(), size.x * b.sin(), size.y * (2.0 * i as f64 / n as f64 - 1.0)),
+                    };
+                    samples.push(local);
+                    if kind == GeomType::Cylinder {
+                        let rr = size.x * i as f64 / n as f64;
+                        for z in [-size.y, size.y] {
+                            samples.push(DVec3::new(rr * b.cos(), rr * b.sin(), z));
+                        }
+                    }
+                }
+            }
+            let mut best = f64::INFINITY;
+            for x in samples {
+                let q = shape.mat * x + shape.pos;
+                for t in 0..tor.ntri() {
+                    let [a, b, c] = tor.corners(t);
+                    best = best.min(point_triangle_distance(q, a, b, c));
+                }
+            }
+            prop_assert!(d <= best + 1e-9, "collide {} > sampled {}", d, best);
+            // samples at most 0.12·π/48 apart along the surface
+            prop_assert!(best - d < 0.008, "collide {} vs sampled {}", d, best);
             Ok(())
         })?;
     }

@@ -567,8 +567,11 @@ fn arc_best(mesh: &TriMesh, t: usize, k: usize, shape: &Smooth) -> Option<(DVec3
     let (e0, e1) = (corners[k], corners[(k + 1) % 3]);
     let n1 = mesh.normal[t];
     // the cone as an arc from w0 towards w1 of angle `span`
+    let half = (n1, (e1 - e0).cross(n1).normalize(), std::f64::consts::PI);
     let (w0, w1, span) = match mesh.neighbour[t][k] {
-        None => (n1, (e1 - e0).cross(n1).normalize(), std::f64::consts::PI),
+        None => half,
+        // a fin (two faces back to back): the half circle beyond the edge, as a boundary edge
+        Some(n2) if n1.dot(n2) <= -1.0 + 1e-9 => half,
         Some(n2) => {
             if n1.dot(n2) >= 1.0 - 1e-9 {
                 return None;
