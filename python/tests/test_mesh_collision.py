@@ -72,6 +72,25 @@ def test_sphere_against_the_inner_wall_by_its_depth(torus: collide.Model) -> Non
         assert abs(r["dist"].min() - want) <= sag + 1e-9, (x, r["dist"])
 
 
+@pytest.mark.parametrize("geom", ['type="cylinder" size="0.05 0.1"',
+                                  'type="ellipsoid" size="0.05 0.05 0.1"'])
+def test_cylinder_and_ellipsoid_in_the_hole_by_the_triangles(geom: str) -> None:
+    # an upright cylinder (radius 0.05) or ellipsoid (0.05 across) in the hole: nothing until
+    # its side reaches the inner wall at x = 0.1, then the wall's depth
+    model = collide.Model.from_xml_string(
+        torus_xml().replace('type="sphere" size="0.05"', geom))
+    xs = [0.0, 0.09, 0.11, 0.12]
+    hull = collide.Collider(model, 1).detect(states(xs))
+    res = collide.Collider(model, 1, mesh_collision="exact").detect(states(xs))
+    assert hull.ncon[0] >= 1  # the hull fills the hole
+    sag = (BIG - SMALL) * (1 - math.cos(math.pi / NU)) + SMALL * (1 - math.cos(math.pi / NV))
+    assert list(res.ncon[:2]) == [0, 0]
+    for k, x in enumerate(xs[2:], start=2):
+        r = res.records[res.start[k]:res.start[k] + res.ncon[k]]
+        want = (BIG - SMALL) - (x + 0.05)
+        assert res.ncon[k] >= 1 and abs(r["dist"].min() - want) <= sag + 1e-9, (x, r["dist"])
+
+
 def test_exact_contacts_are_the_same_on_1_and_3_threads_and_survive_pickling(
     torus: collide.Model,
 ) -> None:
