@@ -15,6 +15,10 @@ nearly touch.
 A scene MuJoCo refuses must be refused by collide too; a scene MuJoCo loads must load in
 collide (an error there is a failure, a Rust panic or Python crash is one too).
 
+Scenes with meshes also run under `mesh_collision="exact"` (collide's own triangle path, which
+MuJoCo has no counterpart for): no crash, every number finite, unit normals, and every pair
+without a mesh the same as with hulls.
+
 Convex pairs (GJK/EPA, MPR, meshes, height fields) are judged pair by pair with the corpus's
 per-pair tolerances: MuJoCo's pair found (unless it touches within 1e-6 of the threshold), no
 extra pair, deepest dist within 1e-6, its normal within 1e-3 rad, its position within 1e-6.
@@ -54,6 +58,7 @@ ASSETS = ROOT / "conformance" / "corpus" / "scenes" / "assets"
 MESH_FILES = ["tetra.stl", "icosahedron.stl", "lshape.stl", "bevel_box.obj", "hex_prism.msh",
               "torus.obj"]
 TYPE_NAMES = ["plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"]
+MESH_LIKE = (7, 8)  # geom types mesh and sdf: what `mesh_collision="exact"` may change
 
 Scene = dict[str, Any]
 
@@ -631,9 +636,38 @@ def compare(mjm: Any, model: collide.Model, qs: list[np.ndarray], tally: Tally |
                 fails.append((f"convex{tag}-{what[0].split()[0]}:{pk}",
                               f"state {i}: pair {k} ({pk}): {', '.join(what)}; MuJoCo dist {mjd}, "
                               f"ours {usd}, threshold {thr}", i))
+    fails += check_exact(model, qs, res)
     if tally:
         for kind, _, _ in fails:
             tally.mismatch_pairs[kind.split(":")[-1]] += 1
+    return fails
+
+
+def check_exact(model: collide.Model, qs: list[np.ndarray], hull: Any) -> list[Failure]:
+    """The exact mesh path (`mesh_collision="exact"`) on a scene with meshes: no crash, every
+    number finite, unit normals, and pairs without a mesh or sdf geom exactly the hull path's
+    contacts (the option changes mesh pairs only)."""
+    gt = model.geom_type
+    if not any(int(t) in MESH_LIKE for t in gt):
+        return []
+    try:
+        ex = collide.Collider(model, mesh_collision="exact").detect(np.array(qs))
+    except BaseException as e:  # noqa: BLE001
+        kind = "panic" if type(e).__name__ == "PanicException" else "exact-error"
+        return [(kind, str(e), 0)]
+    fails: list[Failure] = []
+    meshy = lambda r: int(gt[r["geom"][0]]) in MESH_LIKE or int(gt[r["geom"][1]]) in MESH_LIKE  # noqa: E731
+    for i in range(len(qs)):
+        ours = ex.world(i)
+        for r in ours:
+            if not (np.isfinite(r["dist"]) and np.isfinite(r["pos"]).all()
+                    and np.isfinite(r["frame"]).all()):
+                fails.append(("exact-nonfinite", f"state {i}: pair {tuple(r['geom'])}", i))
+            elif abs(np.linalg.norm(r["frame"][:3]) - 1.0) > 1e-9:
+                fails.append(("exact-normal", f"state {i}: pair {tuple(r['geom'])}", i))
+        plain = [r.tobytes() for r in ours if not meshy(r)]
+        if plain != [r.tobytes() for r in hull.world(i) if not meshy(r)]:
+            fails.append(("exact-changed-non-mesh-pairs", f"state {i}", i))
     return fails
 
 
