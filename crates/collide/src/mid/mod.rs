@@ -1,11 +1,11 @@
 //! Mid phase (MuJoCo's `mj_collideTree`): a bounding-volume hierarchy per body, built once in
-//! the body's inertial frame (median split on the longest axis), and a dual-tree traversal
-//! with an explicit stack that tests nodes as oriented boxes (6 face axes) and always descends
-//! the larger node.
+//! the body's inertial frame as MuJoCo builds it (median geom position on the longest side),
+//! and a dual-tree traversal with an explicit stack that tests nodes as oriented boxes (6 face
+//! axes) and descends the node MuJoCo descends.
 
 use glam::{DMat3, DVec3};
 
-use crate::math::quat_to_mat;
+use crate::math::{quat_to_mat, EPS};
 use crate::model::Model;
 
 /// Half-sizes at or above this count as infinite (MuJoCo's `mjMAXVAL`; a plane's box has
@@ -31,6 +31,9 @@ impl Node {
     pub fn is_leaf(&self) -> bool {
         self.geom != u32::MAX
     }
+
+    /// An eighth of the surface area of the box (`xy + yz + zx` of the half sizes): the traversal
+    /// descends the node with the larger one.
     fn surface(&self) -> f64 {
         let h = self.half;
         h.x * h.y + h.y * h.z + h.z * h.x
@@ -44,62 +47,81 @@ pub struct Bvh {
     pub nodes: Vec<Node>,
 }
 
+/// A geom while the tree is built: its box corners in the inertial frame and its position
+/// there (the key of the median split).
+#[derive(Clone, Copy, Debug)]
+struct Element {
+    lo: DVec3,
+    hi: DVec3,
+    pos: DVec3,
+    geom: u32,
+}
+
 impl Bvh {
-    /// Builds the tree of `geoms` (all in body `b`) in the body's inertial frame.
+    /// Builds the tree of `geoms` (all in body `b`, in increasing id order) in the body's
+    /// inertial frame, node for node as MuJoCo's compiler (`mjCBoundingVolumeHierarchy`):
+    /// each node's box holds its geoms' boxes (flat sides inflated by `mjEPS`); a node of
+    /// several geoms splits at the median geom position along its longest side (a side wins
+    /// only when longer by `mjEPS`, computed in floating point, so equal sides larger than
+    /// about 64 pick the later axis), positions within `mjEPS` ordered by geom id, the lower
+    /// half (`n / 2` geoms) going to the first child. Any tree prunes conservatively, but the
+    /// override prunes internal nodes with `o_margin` alone while the leaves add the gaps, so
+    /// in-gap contacts depend on the tree (scenes 1670 and 1762 of `scene_fuzz --seed 5/6`).
     pub fn build(m: &Model, b: usize, geoms: &[usize]) -> Bvh {
-        let irot = quat_to_mat(m.body_iquat[b]);
+        let irot_t = quat_to_mat(m.body_iquat[b]).transpose();
         let ipos = m.body_ipos[b];
-        let mut items: Vec<(DVec3, DVec3, u32)> = geoms
+        let mut elements: Vec<Element> = geoms
             .iter()
             .map(|&g| {
-                // geom frame relative to the inertial frame
                 let grot = quat_to_mat(m.geom_quat[g]);
-                let rel_rot = irot.transpose() * grot;
-                let rel_pos = irot.transpose() * (m.geom_pos[g] - ipos);
+                let offset = m.geom_pos[g] - ipos;
                 let a = m.geom_aabb[g];
                 let (c, h) = (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5]));
+                let (clo, chi) = (c - h, c + h);
                 let mut lo = DVec3::INFINITY;
                 let mut hi = DVec3::NEG_INFINITY;
                 for k in 0..8 {
-                    let s = DVec3::new(
-                        if k & 1 == 0 { -1.0 } else { 1.0 },
-                        if k & 2 == 0 { -1.0 } else { 1.0 },
-                        if k & 4 == 0 { -1.0 } else { 1.0 },
+                    let corner = DVec3::new(
+                        if k & 1 == 0 { clo.x } else { chi.x },
+                        if k & 2 == 0 { clo.y } else { chi.y },
+                        if k & 4 == 0 { clo.z } else { chi.z },
                     );
-                    let p = rel_pos + rel_rot * (c + s * h);
+                    // geom frame -> body frame -> inertial frame
+                    let p = irot_t * (grot * corner + offset);
                     lo = lo.min(p);
                     hi = hi.max(p);
                 }
-                // flat boxes are inflated so that every node has volume
-                let half = ((hi - lo) * 0.5).max(DVec3::splat(crate::math::EPS));
-                ((lo + hi) * 0.5, half, g as u32)
+                Element {
+                    lo,
+                    hi,
+                    pos: irot_t * offset,
+                    geom: g as u32,
+                }
             })
             .collect();
         let mut bvh = Bvh {
-            nodes: Vec::with_capacity(2 * items.len()),
+            nodes: Vec::with_capacity(2 * elements.len()),
         };
-        if !items.is_empty() {
-            bvh.make(&mut items);
+        if !elements.is_empty() {
+            bvh.make(&mut elements);
         }
         bvh
     }
 
-    fn make(&mut self, items: &mut [(DVec3, DVec3, u32)]) -> u32 {
+    fn make(&mut self, elements: &mut [Element]) -> u32 {
         let id = self.nodes.len() as u32;
         let mut lo = DVec3::INFINITY;
         let mut hi = DVec3::NEG_INFINITY;
-        for (c, h, _) in items.iter() {
-            lo = lo.min(*c - *h);
-            hi = hi.max(*c + *h);
+        for e in elements.iter() {
+            lo = lo.min(e.lo);
+            hi = hi.max(e.hi);
         }
-        if let [(c, h, g)] = items {
-            self.nodes.push(Node {
-                center: *c,
-                half: *h,
-                child: [0, 0],
-                geom: *g,
-            });
-            return id;
+        // flat boxes are inflated so that every node has volume
+        for k in 0..3 {
+            if (hi[k] - lo[k]).abs() < EPS {
+                lo[k] -= EPS;
+                hi[k] += EPS;
+            }
         }
         self.nodes.push(Node {
             center: (lo + hi) * 0.5,
@@ -107,22 +129,44 @@ impl Bvh {
             child: [0, 0],
             geom: u32::MAX,
         });
-        // split at the median centre along the longest axis (ties go to the lower axis)
-        let ext = hi - lo;
-        let axis = if ext.x >= ext.y && ext.x >= ext.z {
-            0
-        } else if ext.y >= ext.z {
-            1
-        } else {
-            2
-        };
-        items.sort_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
-        let mid = items.len() / 2;
-        let (left, right) = items.split_at_mut(mid);
+        if let [e] = elements {
+            self.nodes[id as usize].geom = e.geom;
+            return id;
+        }
+        let edge = hi - lo;
+        let mut axis = 0;
+        if edge.y >= edge.x + EPS {
+            axis = 1;
+        }
+        if edge.z >= edge[axis] + EPS {
+            axis = 2;
+        }
+        order_along(elements, axis);
+        let (left, right) = elements.split_at_mut(elements.len() / 2);
         let l = self.make(left);
         let r = self.make(right);
         self.nodes[id as usize].child = [l, r];
         id
+    }
+}
+
+/// Orders `elements` by position along `axis` as MuJoCo's split comparator: positions more
+/// than `mjEPS` apart by value, closer ones by geom id. Sorted exactly first (a total order,
+/// so the sort cannot fail), then every run of neighbours closer than `mjEPS` by id: the same
+/// order whenever the comparator is a strict weak order (each run spans at most `mjEPS`);
+/// longer chains of near-equal positions have no order MuJoCo defines.
+fn order_along(elements: &mut [Element], axis: usize) {
+    elements.sort_unstable_by(|a, b| {
+        a.pos[axis]
+            .total_cmp(&b.pos[axis])
+            .then(a.geom.cmp(&b.geom))
+    });
+    let mut start = 0;
+    for i in 1..=elements.len() {
+        if i == elements.len() || elements[i].pos[axis] - elements[i - 1].pos[axis] > EPS {
+            elements[start..i].sort_unstable_by_key(|e| e.geom);
+            start = i;
+        }
     }
 }
 
@@ -288,12 +332,16 @@ pub fn traverse(
         if !frame.overlap(ca, a.half, cb, b.half, margin) {
             continue;
         }
-        if a.is_leaf() || (!b.is_leaf() && b.surface() > a.surface()) {
-            stack.push((i, b.child[1]));
-            stack.push((i, b.child[0]));
-        } else {
+        // MuJoCo's choice: the internal node against a leaf, else tree 1's node only when its
+        // surface is strictly larger (ties descend tree 2). Every choice prunes conservatively,
+        // but under the override internal nodes are pruned with `o_margin` alone while leaves
+        // add the gaps, so the nodes visited decide which in-gap contacts survive.
+        if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
             stack.push((a.child[1], j));
             stack.push((a.child[0], j));
+        } else {
+            stack.push((i, b.child[1]));
+            stack.push((i, b.child[0]));
         }
     }
 }
@@ -360,6 +408,27 @@ mod tests {
             }
         }
         assert!(hits > 1000 && misses > 1000, "{hits} {misses}");
+    }
+
+    #[test]
+    fn split_order_ties_positions_within_eps_by_geom_id() {
+        let at = |x: f64, geom: u32| Element {
+            lo: DVec3::ZERO,
+            hi: DVec3::ZERO,
+            pos: DVec3::new(x, 0.0, 0.0),
+            geom,
+        };
+        // 0.1 and 0.1 + 5e-15 are equal for MuJoCo's comparator: geom 1 before geom 4;
+        // 0.1 + 2e-14 is more than mjEPS above 0.1 and comes after both
+        let mut e = [
+            at(0.1 + 2e-14, 0),
+            at(0.1 + 5e-15, 1),
+            at(-0.3, 2),
+            at(0.1, 4),
+        ];
+        order_along(&mut e, 0);
+        let ids: Vec<u32> = e.iter().map(|e| e.geom).collect();
+        assert_eq!(ids, [2, 1, 4, 0]);
     }
 
     #[test]
