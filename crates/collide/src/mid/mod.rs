@@ -5,8 +5,12 @@
 
 use glam::{DMat3, DVec3};
 
-use crate::math::{quat_to_mat, EPS};
+use crate::math::quat_to_mat;
 use crate::model::Model;
+
+pub mod build;
+
+use build::{build_tree, Element, NONE};
 
 /// Half-sizes at or above this count as infinite (MuJoCo's `mjMAXVAL`; a plane's box has
 /// infinite x and y half sizes and a finite z half size of 5e9: a half-space).
@@ -19,9 +23,9 @@ pub struct Node {
     pub center: DVec3,
     /// Box half-sizes.
     pub half: DVec3,
-    /// Children (internal nodes); unused for leaves.
+    /// Children of an internal node ([`NONE`] for leaves).
     pub child: [u32; 2],
-    /// The geom of a leaf, `u32::MAX` for internal nodes.
+    /// The geom of a leaf, [`NONE`] for internal nodes.
     pub geom: u32,
 }
 
@@ -29,11 +33,11 @@ impl Node {
     /// Whether the node is a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
-        self.geom != u32::MAX
+        self.geom != NONE
     }
 
-    /// An eighth of the surface area of the box (`xy + yz + zx` of the half sizes): the traversal
-    /// descends the node with the larger one.
+    /// An eighth of the surface area of the box (`xy + yz + zx` of the half sizes): the
+    /// traversal descends the node with the larger one.
     fn surface(&self) -> f64 {
         let h = self.half;
         h.x * h.y + h.y * h.z + h.z * h.x
@@ -47,26 +51,13 @@ pub struct Bvh {
     pub nodes: Vec<Node>,
 }
 
-/// A geom while the tree is built: its box corners in the inertial frame and its position
-/// there (the key of the median split).
-#[derive(Clone, Copy, Debug)]
-struct Element {
-    lo: DVec3,
-    hi: DVec3,
-    pos: DVec3,
-    geom: u32,
-}
-
 impl Bvh {
     /// Builds the tree of `geoms` (all in body `b`, in increasing id order) in the body's
-    /// inertial frame, node for node as MuJoCo's compiler (`mjCBoundingVolumeHierarchy`):
-    /// each node's box holds its geoms' boxes (flat sides inflated by `mjEPS`); a node of
-    /// several geoms splits at the median geom position along its longest side (a side wins
-    /// only when longer by `mjEPS`, computed in floating point, so equal sides larger than
-    /// about 64 pick the later axis), positions within `mjEPS` ordered by geom id, the lower
-    /// half (`n / 2` geoms) going to the first child. Any tree prunes conservatively, but the
-    /// override prunes internal nodes with `o_margin` alone while the leaves add the gaps, so
-    /// in-gap contacts depend on the tree (scenes 1670 and 1762 of `scene_fuzz --seed 5/6`).
+    /// inertial frame, node for node as MuJoCo's compiler ([`build`]): each geom's box is its
+    /// `geom_aabb` placed in the inertial frame, its split key its position there. Any tree
+    /// prunes conservatively, but the override prunes internal nodes with `o_margin` alone
+    /// while the leaves add the gaps, so in-gap contacts depend on the tree (scene 1670 of
+    /// `scene_fuzz --seed 5`, scene 1762 of `--seed 6`).
     pub fn build(m: &Model, b: usize, geoms: &[usize]) -> Bvh {
         let irot_t = quat_to_mat(m.body_iquat[b]).transpose();
         let ipos = m.body_ipos[b];
@@ -94,78 +85,21 @@ impl Bvh {
                 Element {
                     lo,
                     hi,
-                    pos: irot_t * offset,
-                    geom: g as u32,
+                    key: irot_t * offset,
+                    id: g as u32,
                 }
             })
             .collect();
-        let mut bvh = Bvh {
-            nodes: Vec::with_capacity(2 * elements.len()),
-        };
-        if !elements.is_empty() {
-            bvh.make(&mut elements);
-        }
-        bvh
-    }
-
-    fn make(&mut self, elements: &mut [Element]) -> u32 {
-        let id = self.nodes.len() as u32;
-        let mut lo = DVec3::INFINITY;
-        let mut hi = DVec3::NEG_INFINITY;
-        for e in elements.iter() {
-            lo = lo.min(e.lo);
-            hi = hi.max(e.hi);
-        }
-        // flat boxes are inflated so that every node has volume
-        for k in 0..3 {
-            if (hi[k] - lo[k]).abs() < EPS {
-                lo[k] -= EPS;
-                hi[k] += EPS;
-            }
-        }
-        self.nodes.push(Node {
-            center: (lo + hi) * 0.5,
-            half: (hi - lo) * 0.5,
-            child: [0, 0],
-            geom: u32::MAX,
-        });
-        if let [e] = elements {
-            self.nodes[id as usize].geom = e.geom;
-            return id;
-        }
-        let edge = hi - lo;
-        let mut axis = 0;
-        if edge.y >= edge.x + EPS {
-            axis = 1;
-        }
-        if edge.z >= edge[axis] + EPS {
-            axis = 2;
-        }
-        order_along(elements, axis);
-        let (left, right) = elements.split_at_mut(elements.len() / 2);
-        let l = self.make(left);
-        let r = self.make(right);
-        self.nodes[id as usize].child = [l, r];
-        id
-    }
-}
-
-/// Orders `elements` by position along `axis` as MuJoCo's split comparator: positions more
-/// than `mjEPS` apart by value, closer ones by geom id. Sorted exactly first (a total order,
-/// so the sort cannot fail), then every run of neighbours closer than `mjEPS` by id: the same
-/// order whenever the comparator is a strict weak order (each run spans at most `mjEPS`);
-/// longer chains of near-equal positions have no order MuJoCo defines.
-fn order_along(elements: &mut [Element], axis: usize) {
-    elements.sort_unstable_by(|a, b| {
-        a.pos[axis]
-            .total_cmp(&b.pos[axis])
-            .then(a.geom.cmp(&b.geom))
-    });
-    let mut start = 0;
-    for i in 1..=elements.len() {
-        if i == elements.len() || elements[i].pos[axis] - elements[i - 1].pos[axis] > EPS {
-            elements[start..i].sort_unstable_by_key(|e| e.geom);
-            start = i;
+        Bvh {
+            nodes: build_tree(&mut elements)
+                .into_iter()
+                .map(|n| Node {
+                    center: n.center,
+                    half: n.half,
+                    child: n.child,
+                    geom: n.id,
+                })
+                .collect(),
         }
     }
 }
@@ -408,27 +342,6 @@ mod tests {
             }
         }
         assert!(hits > 1000 && misses > 1000, "{hits} {misses}");
-    }
-
-    #[test]
-    fn split_order_ties_positions_within_eps_by_geom_id() {
-        let at = |x: f64, geom: u32| Element {
-            lo: DVec3::ZERO,
-            hi: DVec3::ZERO,
-            pos: DVec3::new(x, 0.0, 0.0),
-            geom,
-        };
-        // 0.1 and 0.1 + 5e-15 are equal for MuJoCo's comparator: geom 1 before geom 4;
-        // 0.1 + 2e-14 is more than mjEPS above 0.1 and comes after both
-        let mut e = [
-            at(0.1 + 2e-14, 0),
-            at(0.1 + 5e-15, 1),
-            at(-0.3, 2),
-            at(0.1, 4),
-        ];
-        order_along(&mut e, 0);
-        let ids: Vec<u32> = e.iter().map(|e| e.geom).collect();
-        assert_eq!(ids, [2, 1, 4, 0]);
     }
 
     #[test]
