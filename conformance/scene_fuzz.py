@@ -23,6 +23,7 @@ corpus asks for 90%), not as failures.
 
 Run with the Python package's virtualenv (scripts/test.d/20-python.sh makes it):
     target/py-venv/bin/python conformance/scene_fuzz.py --seed 1 --count 1000 --keep target/scene-fuzz
+`--start I --count 1` reruns scene I alone (scenes are seeded by index).
 `--keep DIR` writes each failing scene, minimised, as DIR/<seed>-<scene>-<kind>.xml with the
 failing configuration as its keyframe (and the mesh files it references).
 """
