@@ -27,6 +27,7 @@ corpus asks for 90%), not as failures.
 
 Run with the Python package's virtualenv (scripts/test.d/20-python.sh makes it):
     target/py-venv/bin/python conformance/scene_fuzz.py --seed 1 --count 1000 --keep target/scene-fuzz
+`--start I --count 1` reruns scene I alone (scenes are seeded by index).
 `--keep DIR` writes each failing scene, minimised, as DIR/<seed>-<scene>-<kind>.xml with the
 failing configuration as its keyframe (and the mesh files it references).
 """
@@ -772,13 +773,15 @@ def scene_for(seed: int, index: int, radii: dict[str, float]) -> Scene:
 
 
 def run(seed: int, count: int, nstates: int = 4, keep: Path | None = None,
-        progress: bool = True) -> tuple[Tally, list[tuple[int, Failure]]]:
+        progress: bool = True, start: int = 0) -> tuple[Tally, list[tuple[int, Failure]]]:
+    """Compares scenes `start .. start + count` of `seed` (each scene is seeded by its index, so
+    any range reproduces the same scenes)."""
     assert mujoco.__version__ == "4.0.0", mujoco.__version__
     radii = mesh_radii()
     tally = Tally()
     failures: list[tuple[int, Failure]] = []
     t0 = time.time()
-    for i in range(count):
+    for i in range(start, start + count):
         s = scene_for(seed, i, radii)
         tally.scenes += 1
         try:
@@ -806,7 +809,7 @@ def run(seed: int, count: int, nstates: int = 4, keep: Path | None = None,
                 for name in mesh_assets(small):
                     shutil.copy(ASSETS / name, keep / name)
         if progress:
-            print(f"\rscene {i + 1}/{count}  states {tally.states}  pairs {sum(tally.pairs.values())}  "
+            print(f"\rscene {i + 1}/{start + count}  states {tally.states}  pairs {sum(tally.pairs.values())}  "
                   f"contacts {sum(tally.contacts.values())}  failing scenes {len({j for j, _ in failures})}  "
                   f"{time.time() - t0:.0f} s", end="", file=sys.stderr, flush=True)
     if progress:
@@ -840,6 +843,8 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--count", type=int, default=100, help="scenes")
+    ap.add_argument("--start", type=int, default=0, help="first scene index (e.g. to rerun one "
+                    "failing scene: --start N --count 1)")
     ap.add_argument("--states", type=int, default=4, help="random configurations besides qpos0")
     ap.add_argument("--keep", type=Path, help="write failing scenes, minimised, here")
     ap.add_argument("--show", type=int, help="print scene N's MJCF and exit")
@@ -856,7 +861,8 @@ def main() -> None:
     if args.show is not None:
         print(render(scene_for(args.seed, args.show, mesh_radii())))
         return
-    tally, failures = run(args.seed, args.count, args.states, args.keep)
+    tally, failures = run(args.seed, args.count, args.states, args.keep,
+                               start=args.start)
     print(summary(tally, failures))
     sys.exit(1 if failures else 0)
 

@@ -327,3 +327,182 @@ fn margin_pair_pruned_by_tree_node_has_no_contact() {
         </mujoco>"#,
     );
 }
+
+/// Scene 1670 of `scene_fuzz --seed 5` (the mesh replaced by a small sphere): with the
+/// override on and `o_margin = 0`, tree nodes are pruned with 0 while the leaves add the box's
+/// gap 0.02, so the in-gap plane–box contacts (the box 0.001 above the plane) survive only if
+/// the plane shares its node with a geom that rises above the box's bottom. MuJoCo splits the
+/// world body's node along y (its x and y sides are both 2e10, and a side wins only when longer
+/// by `mjEPS`, which 2e10 absorbs) at the median geom *position*: {sphere} and {plane,
+/// cylinder}, whose node reaches z = 0.074. Splitting along x at box centres put the plane
+/// with the sphere (node top z = 0) and lost the four contacts.
+#[test]
+fn override_gap_plane_box_found_through_mujocos_tree_split() {
+    let m = model(
+        r#"<mujoco>
+          <option><flag override="enable"/></option>
+          <worldbody>
+            <geom type="cylinder" fromto="-0.0964755 0.0889858 -0.00918495 -0.162128 0.18162 -0.0942031" size="0.0747311"/>
+            <geom type="sphere" pos="0.118478 -0.0946312 -0.0891954" size="0.004"/>
+            <geom type="plane" size="0 0 1"/>
+            <body pos="-0.202868 0.0302654 0.0259396">
+              <joint type="free"/>
+              <geom type="box" size="0.167578 0.021579 0.0249396" gap="0.02"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.202868 0.0302654 0.0259396 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 5, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 3],
+        0.0006310937767196462,
+        [
+            -0.1608692481338368,
+            0.0520991455452461,
+            0.0008137889747333949,
+        ],
+        [
+            1.7074397392175667e-09,
+            -0.8073143949231275,
+            0.5901215703140367,
+        ],
+    );
+    let corners = [
+        [-0.370446, 0.0086864],
+        [-0.03528999999999999, 0.0086864],
+        [-0.370446, 0.0518444],
+        [-0.03528999999999999, 0.0518444],
+    ];
+    for (c, [x, y]) in c[1..].iter().zip(corners) {
+        assert_contact(
+            c,
+            [2, 3],
+            0.0010000000000000009,
+            [x, y, 0.0005000000000000004],
+            [0.0, 0.0, 1.0],
+        );
+    }
+    for c in &c {
+        assert_eq!(c.includemargin, 0.0);
+        assert!(c.exclude, "in-gap contacts");
+    }
+}
+
+/// Scene 1762 of `scene_fuzz --seed 6`: as above with a rotated cylinder on a hinge and a
+/// slide: MuJoCo's world tree splits along y at the geom positions into {plane} and {height
+/// field, mesh}, so the root (reaching z = 0.046, above the cylinder's lowest point 0.017) is
+/// the plane's only ancestor, and the in-gap plane–cylinder contact at 0.018 survives the
+/// leaf test with `o_margin + gap` = 0.02. The earlier split grouped the plane with a geom
+/// below it (node top z = 0) and lost the contact.
+#[test]
+fn override_gap_plane_cylinder_found_through_mujocos_tree_split() {
+    let m = model_with_assets(
+        r#"<mujoco>
+          <option><flag override="enable"/></option>
+          <asset>
+            <mesh name="m0" file="torus.obj" scale="1.60145 1.64507 0.549818"/>
+            <hfield name="h0" nrow="4" ncol="2" size="0.102373 0.480902 0.0381223 0.0642042" elevation="0.599129 0.620302 0.431788 0.065387 0.256783 0.539749 0.019529 0.544005"/>
+          </asset>
+          <worldbody>
+            <geom type="plane" size="0 0 1"/>
+            <geom type="mesh" pos="0.0883968 0.0466586 -0.0588118" mesh="m0"/>
+            <frame pos="-0.0311616 0.0363083 -0.0311327" euler="-86.485 -118.854 81.3439">
+              <geom type="hfield" pos="0.115767 0.0461706 0.00552296" hfield="h0"/>
+            </frame>
+            <body pos="0.0916889 0.237284 0.135482">
+              <joint type="slide" axis="0 0 1" range="-0.1 0.1" limited="true"/>
+              <joint type="hinge" axis="0 1 0"/>
+              <geom type="cylinder" pos="0.118788 0.00908487 0.00451349" size="0.0198559 0.246549" axisangle="0.925054 0.44686 0.575978 -4.88855" gap="0.02"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.09230042901484688 -2.0158288207266764"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 3],
+        0.018070697436675456,
+        [
+            -0.1731045320340336,
+            0.2623471864425618,
+            0.009035348718337742,
+        ],
+        [0.0, 0.0, 1.0],
+    );
+    // the height field's prism contact (a convex pair: MuJoCo's numbers to 1e-6)
+    assert_eq!(c[1].geom, [2, 3]);
+    assert!(
+        (c[1].dist - 0.007388914131379513).abs() < 1e-6,
+        "{:?}",
+        c[1]
+    );
+    assert!(c.iter().all(|c| c.exclude && c.includemargin == 0.0));
+}
+
+/// Two free bodies holding the same three geoms (random override probe, world geoms
+/// removed): their trees are equal, so at the first pair of internal nodes the surfaces tie.
+/// MuJoCo then descends the second body's tree (the first only when its surface is strictly
+/// larger); descending the first prunes, with `o_margin = 0` and no gaps at the nodes, two
+/// of the in-gap pairs MuJoCo reports (box–capsule 0.0706, capsule–box 0.0736).
+#[test]
+fn override_gap_tree_descent_tie_goes_to_second_body() {
+    let m = model(
+        r#"<mujoco>
+          <option o_margin="0.0"><flag override="enable"/></option>
+          <worldbody>
+            <body pos="-0.07183 -0.1355 0.1745">
+              <freejoint/>
+              <geom type="cylinder" size="0.04183 0.01663" pos="-0.1492 -0.1072 -0.1081" euler="130.2 -105.5 154.4"/>
+              <geom type="capsule" size="0.05631 0.01644" pos="-0.085 -0.0786 -0.1169" euler="-6.296 -113.3 -105.3" gap="0.05"/>
+              <geom type="box" size="0.05812 0.07635 0.02395" pos="0.1353 0.01365 -0.1343" euler="-95 119.7 -145" gap="0.05"/>
+            </body>
+            <body pos="0.01982 -0.1196 0.2322">
+              <freejoint/>
+              <geom type="cylinder" size="0.04183 0.01663" pos="-0.1492 -0.1072 -0.1081" euler="130.2 -105.5 154.4"/>
+              <geom type="capsule" size="0.05631 0.01644" pos="-0.085 -0.0786 -0.1169" euler="-6.296 -113.3 -105.3" gap="0.05"/>
+              <geom type="box" size="0.05812 0.07635 0.02395" pos="0.1353 0.01365 -0.1343" euler="-95 119.7 -145" gap="0.05"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.0022718671223129205 -0.04424447478525151 0.15071592269977424 -0.14555333572766513 0.5823090957051723 -0.12989212273249584 -0.789213773302025 0.09600235003059335 -0.0649367611166919 0.23495345792597339 -0.7406277890516424 -0.4972588300837018 0.026847615689951972 0.45109127626238665"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    let pairs: Vec<[usize; 2]> = c.iter().map(|c| c.geom).collect();
+    assert_eq!(
+        pairs,
+        [[1, 4], [1, 5], [1, 5], [2, 5], [4, 2], [4, 2]],
+        "{c:?}"
+    );
+    assert_contact(
+        &c[3],
+        [2, 5],
+        0.0706044466600115,
+        [
+            0.14028586121801082,
+            -0.07422040066042405,
+            0.05449471210940107,
+        ],
+        [0.3987011993602005, -0.32710284549752355, 0.8567619751693939],
+    );
+    assert_contact(
+        &c[4],
+        [4, 2],
+        0.07363487574544178,
+        [
+            0.08105495452671006,
+            -0.0051784082310223495,
+            0.08084915829272336,
+        ],
+        [
+            0.24088061698511784,
+            -0.6422539198902454,
+            -0.7276581826286866,
+        ],
+    );
+    assert!(c.iter().all(|c| c.exclude));
+}

@@ -1,12 +1,16 @@
 //! Mid phase (MuJoCo's `mj_collideTree`): a bounding-volume hierarchy per body, built once in
-//! the body's inertial frame (median split on the longest axis), and a dual-tree traversal
-//! with an explicit stack that tests nodes as oriented boxes (6 face axes) and always descends
-//! the larger node.
+//! the body's inertial frame as MuJoCo builds it (median geom position on the longest side),
+//! and a dual-tree traversal with an explicit stack that tests nodes as oriented boxes (6 face
+//! axes) and descends the node MuJoCo descends.
 
 use glam::{DMat3, DVec3};
 
 use crate::math::quat_to_mat;
 use crate::model::Model;
+
+pub mod build;
+
+use build::{build_tree, Element, NONE};
 
 /// Half-sizes at or above this count as infinite (MuJoCo's `mjMAXVAL`; a plane's box has
 /// infinite x and y half sizes and a finite z half size of 5e9: a half-space).
@@ -19,9 +23,9 @@ pub struct Node {
     pub center: DVec3,
     /// Box half-sizes.
     pub half: DVec3,
-    /// Children (internal nodes); unused for leaves.
+    /// Children of an internal node ([`NONE`] for leaves).
     pub child: [u32; 2],
-    /// The geom of a leaf, `u32::MAX` for internal nodes.
+    /// The geom of a leaf, [`NONE`] for internal nodes.
     pub geom: u32,
 }
 
@@ -29,8 +33,11 @@ impl Node {
     /// Whether the node is a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
-        self.geom != u32::MAX
+        self.geom != NONE
     }
+
+    /// An eighth of the surface area of the box (`xy + yz + zx` of the half sizes): the
+    /// traversal descends the node with the larger one.
     fn surface(&self) -> f64 {
         let h = self.half;
         h.x * h.y + h.y * h.z + h.z * h.x
@@ -45,84 +52,55 @@ pub struct Bvh {
 }
 
 impl Bvh {
-    /// Builds the tree of `geoms` (all in body `b`) in the body's inertial frame.
+    /// Builds the tree of `geoms` (all in body `b`, in increasing id order) in the body's
+    /// inertial frame, node for node as MuJoCo's compiler ([`build`]): each geom's box is its
+    /// `geom_aabb` placed in the inertial frame, its split key its position there. Any tree
+    /// prunes conservatively, but the override prunes internal nodes with `o_margin` alone
+    /// while the leaves add the gaps, so in-gap contacts depend on the tree (scene 1670 of
+    /// `scene_fuzz --seed 5`, scene 1762 of `--seed 6`).
     pub fn build(m: &Model, b: usize, geoms: &[usize]) -> Bvh {
-        let irot = quat_to_mat(m.body_iquat[b]);
+        let irot_t = quat_to_mat(m.body_iquat[b]).transpose();
         let ipos = m.body_ipos[b];
-        let mut items: Vec<(DVec3, DVec3, u32)> = geoms
+        let mut elements: Vec<Element> = geoms
             .iter()
             .map(|&g| {
-                // geom frame relative to the inertial frame
                 let grot = quat_to_mat(m.geom_quat[g]);
-                let rel_rot = irot.transpose() * grot;
-                let rel_pos = irot.transpose() * (m.geom_pos[g] - ipos);
+                let offset = m.geom_pos[g] - ipos;
                 let a = m.geom_aabb[g];
                 let (c, h) = (DVec3::new(a[0], a[1], a[2]), DVec3::new(a[3], a[4], a[5]));
+                let (clo, chi) = (c - h, c + h);
                 let mut lo = DVec3::INFINITY;
                 let mut hi = DVec3::NEG_INFINITY;
                 for k in 0..8 {
-                    let s = DVec3::new(
-                        if k & 1 == 0 { -1.0 } else { 1.0 },
-                        if k & 2 == 0 { -1.0 } else { 1.0 },
-                        if k & 4 == 0 { -1.0 } else { 1.0 },
+                    let corner = DVec3::new(
+                        if k & 1 == 0 { clo.x } else { chi.x },
+                        if k & 2 == 0 { clo.y } else { chi.y },
+                        if k & 4 == 0 { clo.z } else { chi.z },
                     );
-                    let p = rel_pos + rel_rot * (c + s * h);
+                    // geom frame -> body frame -> inertial frame
+                    let p = irot_t * (grot * corner + offset);
                     lo = lo.min(p);
                     hi = hi.max(p);
                 }
-                // flat boxes are inflated so that every node has volume
-                let half = ((hi - lo) * 0.5).max(DVec3::splat(crate::math::EPS));
-                ((lo + hi) * 0.5, half, g as u32)
+                Element {
+                    lo,
+                    hi,
+                    key: irot_t * offset,
+                    id: g as u32,
+                }
             })
             .collect();
-        let mut bvh = Bvh {
-            nodes: Vec::with_capacity(2 * items.len()),
-        };
-        if !items.is_empty() {
-            bvh.make(&mut items);
+        Bvh {
+            nodes: build_tree(&mut elements)
+                .into_iter()
+                .map(|n| Node {
+                    center: n.center,
+                    half: n.half,
+                    child: n.child,
+                    geom: n.id,
+                })
+                .collect(),
         }
-        bvh
-    }
-
-    fn make(&mut self, items: &mut [(DVec3, DVec3, u32)]) -> u32 {
-        let id = self.nodes.len() as u32;
-        let mut lo = DVec3::INFINITY;
-        let mut hi = DVec3::NEG_INFINITY;
-        for (c, h, _) in items.iter() {
-            lo = lo.min(*c - *h);
-            hi = hi.max(*c + *h);
-        }
-        if let [(c, h, g)] = items {
-            self.nodes.push(Node {
-                center: *c,
-                half: *h,
-                child: [0, 0],
-                geom: *g,
-            });
-            return id;
-        }
-        self.nodes.push(Node {
-            center: (lo + hi) * 0.5,
-            half: (hi - lo) * 0.5,
-            child: [0, 0],
-            geom: u32::MAX,
-        });
-        // split at the median centre along the longest axis (ties go to the lower axis)
-        let ext = hi - lo;
-        let axis = if ext.x >= ext.y && ext.x >= ext.z {
-            0
-        } else if ext.y >= ext.z {
-            1
-        } else {
-            2
-        };
-        items.sort_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
-        let mid = items.len() / 2;
-        let (left, right) = items.split_at_mut(mid);
-        let l = self.make(left);
-        let r = self.make(right);
-        self.nodes[id as usize].child = [l, r];
-        id
     }
 }
 
@@ -288,12 +266,16 @@ pub fn traverse(
         if !frame.overlap(ca, a.half, cb, b.half, margin) {
             continue;
         }
-        if a.is_leaf() || (!b.is_leaf() && b.surface() > a.surface()) {
-            stack.push((i, b.child[1]));
-            stack.push((i, b.child[0]));
-        } else {
+        // MuJoCo's choice: the internal node against a leaf, else tree 1's node only when its
+        // surface is strictly larger (ties descend tree 2). Every choice prunes conservatively,
+        // but under the override internal nodes are pruned with `o_margin` alone while leaves
+        // add the gaps, so the nodes visited decide which in-gap contacts survive.
+        if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
             stack.push((a.child[1], j));
             stack.push((a.child[0], j));
+        } else {
+            stack.push((i, b.child[1]));
+            stack.push((i, b.child[0]));
         }
     }
 }
