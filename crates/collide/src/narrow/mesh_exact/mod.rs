@@ -475,7 +475,8 @@ fn triangle_core(
                     (0.0, p, t, Feature::Face, false)
                 }
                 None => {
-                    let near = mesh.nearest(p, stack);
+                    // `q` on this triangle bounds the search
+                    let near = mesh.nearest_below(p, p.distance_squared(q), stack);
                     core.near_cell(i).set(Some(near));
                     near
                 }

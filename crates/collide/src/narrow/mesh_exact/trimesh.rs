@@ -357,10 +357,22 @@ impl TriMesh {
         p: DVec3,
         stack: &mut Vec<u32>,
     ) -> (f64, DVec3, usize, super::Feature, bool) {
+        self.nearest_below(p, f64::INFINITY, stack)
+    }
+
+    /// [`TriMesh::nearest`] given `hint2`, the squared distance from `p` to some triangle
+    /// (computed as [`TriMesh::nearest`] computes it, or infinite): the descent prunes from the
+    /// smaller of it and the field's bound.
+    pub(super) fn nearest_below(
+        &self,
+        p: DVec3,
+        hint2: f64,
+        stack: &mut Vec<u32>,
+    ) -> (f64, DVec3, usize, super::Feature, bool) {
         // the field bounds the distance, so the descent prunes from the start; with nothing
         // found within the bound (it is conservative, so only by rounding), search unbounded
         let bound = self.sdf.distance_upper_bound(p);
-        let bound2 = bound * bound * (1.0 + 1e-9);
+        let bound2 = (bound * bound).min(hint2) * (1.0 + 1e-9);
         self.nearest_within(p, bound2, stack)
             .or_else(|| self.nearest_within(p, f64::INFINITY, stack))
             .unwrap_or((f64::INFINITY, p, 0, super::Feature::Face, false))
@@ -375,6 +387,10 @@ impl TriMesh {
         stack: &mut Vec<u32>,
     ) -> Option<(f64, DVec3, usize, super::Feature, bool)> {
         let mut best = (bound2, p, 0, super::Feature::Face, false);
+        // a triangle whose plane is farther than the best distance by more than rounding (of
+        // coordinates of the size of `p` and the mesh) cannot be nearer: skipped untested
+        let slack = 1e-9 * (1.0 + p.abs().max_element() + self.sdf.cell * super::sdf::CELLS);
+        let mut best_d = bound2.sqrt() + slack;
         stack.clear();
         stack.push(0);
         while let Some(i) = stack.pop() {
@@ -388,6 +404,9 @@ impl TriMesh {
                 for &t in &self.order[s..s + n.count as usize] {
                     let t = t as usize;
                     let [a, b, c] = self.corners(t);
+                    if (p - a).dot(self.normal[t]).abs() > best_d {
+                        continue;
+                    }
                     let (q, feat) = super::closest_on_triangle(p, a, b, c);
                     let d2 = p.distance_squared(q);
                     if d2 < best.0 {
@@ -399,6 +418,7 @@ impl TriMesh {
                             super::Feature::Vertex(k) => self.vnormal[self.tri[t][k] as usize],
                         };
                         best = (d2, q, t, feat, (p - q).dot(pseudo) < 0.0);
+                        best_d = d2.sqrt() + slack;
                     }
                 }
             } else {
