@@ -99,6 +99,10 @@ pub struct MeshScratch {
     near_surface2: Vec<u8>,
     /// Mesh 2's vertices in mesh 1's frame (one call).
     vert2: Vec<DVec3>,
+    /// Per node of mesh 1 (2), the centre and half-extents of its box placed in mesh 2's (1's)
+    /// frame, once computed (negative half-extents: not yet; one call).
+    node_box1: Vec<(DVec3, DVec3)>,
+    node_box2: Vec<(DVec3, DVec3)>,
 }
 
 impl MeshScratch {
@@ -927,20 +931,31 @@ pub fn mesh_mesh(
         memo.clear();
         memo.resize(n, 0);
     }
+    let unknown = (DVec3::ZERO, DVec3::splat(-1.0));
+    for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
+        boxes.clear();
+        boxes.resize(n, unknown);
+    }
+    // a node's box placed in the other mesh's frame (centre, half-extents), memoised
+    let placed = |boxes: &mut [(DVec3, DVec3)], k: u32, n: &Node, rot: DMat3, arot: DMat3, off| {
+        let e = &mut boxes[k as usize];
+        if e.1.x < 0.0 {
+            *e = (rot * ((n.lo + n.hi) * 0.5) + off, arot * ((n.hi - n.lo) * 0.5));
+        }
+        *e
+    };
     scratch.pair_stack.clear();
     scratch.pair_stack.push((0, 0));
     let mut roots_overlap = false;
     while let Some((i, j)) = scratch.pair_stack.pop() {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
-        let cb = rot * ((b.lo + b.hi) * 0.5) + off;
-        let hb = arot * ((b.hi - b.lo) * 0.5);
+        let (cb, hb) = placed(&mut scratch.node_box2, j, b, rot, arot, off);
         if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
             continue;
         }
         // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
         // are separated along one of the two boxes' axes more often than along one's alone)
-        let ca = irot * ((a.lo + a.hi) * 0.5) + ioff;
-        let ha = iarot * ((a.hi - a.lo) * 0.5);
+        let (ca, ha) = placed(&mut scratch.node_box1, i, a, irot, iarot, ioff);
         if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
             continue;
         }
@@ -961,32 +976,37 @@ pub fn mesh_mesh(
                 // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
                 let (alo, ahi) = (a.lo - grow, a.hi + grow);
                 let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
-                let mut leaf2 = [(0u32, [DVec3::ZERO; 3], DVec3::ZERO, DVec3::ZERO); LEAF_SIZE];
+                let (mut leaf2, mut box2) = ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
                 let mut n_leaf2 = 0;
                 for &t2 in &m2.order[sb..sb + b.count as usize] {
                     let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
                     let (lo2, hi2) = (c2[0].min(c2[1]).min(c2[2]), c2[0].max(c2[1]).max(c2[2]));
                     if lo2.cmple(ahi).all() && hi2.cmpge(alo).all() {
-                        leaf2[n_leaf2] = (t2, c2, lo2, hi2);
+                        leaf2[n_leaf2] = t2;
+                        box2[n_leaf2] = (lo2, hi2);
                         n_leaf2 += 1;
                     }
                 }
+                if n_leaf2 == 0 {
+                    continue;
+                }
                 for &t1 in &m1.order[sa..sa + a.count as usize] {
-                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
-                    let lo1 = c1[0].min(c1[1]).min(c1[2]) - grow;
-                    let hi1 = c1[0].max(c1[1]).max(c1[2]) + grow;
-                    if n_leaf2 == 0 || lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+                    let lo1 = m1.tri_lo[t1 as usize] - grow;
+                    let hi1 = m1.tri_hi[t1 as usize] + grow;
+                    if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
                         continue;
                     }
+                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
                     let ball1 = || ball(c1.map(|v| irot * v + ioff));
                     if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
                         continue;
                     }
-                    for &(t2, c2, lo2, hi2) in &leaf2[..n_leaf2] {
+                    for (&t2, &(lo2, hi2)) in leaf2[..n_leaf2].iter().zip(&box2) {
                         // the triangles' boxes apart by more than the margin
                         if lo2.cmpgt(hi1).any() || hi2.cmplt(lo1).any() {
                             continue;
                         }
+                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
                         if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
                             continue;
                         }

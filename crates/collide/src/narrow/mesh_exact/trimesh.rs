@@ -83,6 +83,10 @@ pub struct TriMesh {
     pub vnormal: Vec<DVec3>,
     /// The common normal of all triangles around a vertex when they are coplanar.
     pub vflat: Vec<Option<DVec3>>,
+    /// Lower corner of each triangle's box.
+    pub tri_lo: Vec<DVec3>,
+    /// Upper corner of each triangle's box.
+    pub tri_hi: Vec<DVec3>,
     /// Triangle tree; node 0 is the root.
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
@@ -196,6 +200,9 @@ impl TriMesh {
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
+        let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
+        let tri_lo = tri.iter().map(corners).map(|[a, b, c]| a.min(b).min(c)).collect();
+        let tri_hi = tri.iter().map(corners).map(|[a, b, c]| a.max(b).max(c)).collect();
         let mut mesh = TriMesh {
             vert: vert.to_vec(),
             tri,
@@ -205,6 +212,8 @@ impl TriMesh {
             vnbr,
             vnormal,
             vflat,
+            tri_lo,
+            tri_hi,
             nodes: Vec::new(),
             order: Vec::new(),
             closed,
