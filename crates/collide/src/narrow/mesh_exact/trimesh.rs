@@ -400,14 +400,25 @@ impl TriMesh {
         // coordinates of the size of `p` and the mesh) cannot be nearer: skipped untested
         let slack = 1e-9 * (1.0 + p.abs().max_element() + self.sdf.cell * super::sdf::CELLS);
         let mut best_d = bound2.sqrt() + slack;
+        let gap2 = |n: &Node| (n.lo - p).max(p - n.hi).max(DVec3::ZERO).length_squared();
+        // depth first, the nearer child first so that the bound tightens early; a deferred
+        // child is stacked as its index and its squared gap (two halves of the bits), so that
+        // it is pruned against the bound of the time without measuring it again
         stack.clear();
-        stack.push(0);
-        while let Some(i) = stack.pop() {
+        let mut next = (gap2(&self.nodes[0]) < best.0).then_some(0u32);
+        loop {
+            let i = match next.take() {
+                Some(i) => i,
+                None => {
+                    let Some(lo) = stack.pop() else { break };
+                    let (hi, i) = (stack.pop().unwrap_or(0), stack.pop().unwrap_or(0));
+                    if f64::from_bits(u64::from(hi) << 32 | u64::from(lo)) >= best.0 {
+                        continue;
+                    }
+                    i
+                }
+            };
             let n = &self.nodes[i as usize];
-            let gap = (n.lo - p).max(p - n.hi).max(DVec3::ZERO);
-            if gap.length_squared() >= best.0 {
-                continue;
-            }
             if n.count > 0 {
                 let s = n.first as usize;
                 for &t in &self.order[s..s + n.count as usize] {
@@ -431,18 +442,18 @@ impl TriMesh {
                     }
                 }
             } else {
-                // the nearer child is visited first, so that the bound tightens early
-                let gap2 = |c: u32| {
-                    let m = &self.nodes[c as usize];
-                    (m.lo - p).max(p - m.hi).max(DVec3::ZERO).length_squared()
-                };
                 let (a, b) = (n.first, n.first + 1);
-                if gap2(a) <= gap2(b) {
-                    stack.push(b);
-                    stack.push(a);
+                let (ga, gb) = (gap2(&self.nodes[a as usize]), gap2(&self.nodes[b as usize]));
+                let ((near, gn), (far, gf)) = if ga <= gb {
+                    ((a, ga), (b, gb))
                 } else {
-                    stack.push(a);
-                    stack.push(b);
+                    ((b, gb), (a, ga))
+                };
+                // the farther child is no nearer than the nearer one: both pruned together
+                if gn < best.0 {
+                    let bits = gf.to_bits();
+                    stack.extend([far, (bits >> 32) as u32, bits as u32]);
+                    next = Some(near);
                 }
             }
         }
