@@ -464,8 +464,13 @@ fn triangle_core(
     // core vertices against the triangle
     for i in 0..core.nv {
         let p = core.v[i];
-        let (q, feat) = closest_on_triangle(p, a, b, c);
         let s = (p - a).dot(n);
+        // farther in front of the plane than the reach (beyond rounding): no point of the
+        // triangle is within it
+        if s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
+            continue;
+        }
+        let (q, feat) = closest_on_triangle(p, a, b, c);
         if s < 0.0 && (feat != Feature::Face || core.faces_into(i, a, n)) {
             // behind the plane: the depth is the distance to the nearest surface point (which
             // may lie on another triangle), if the point is inside the mesh at all
@@ -1164,8 +1169,12 @@ fn triangles_apart(a: &[DVec3; 3], b: &[DVec3; 3], na: DVec3, nb: DVec3, reach: 
     };
     // wholly more than `reach` to one side
     let beyond = |[s0, s1, s2]: [f64; 3]| s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach;
-    let (sb, sa) = (dists(na, a[0], b), dists(nb, b[0], a));
-    if beyond(sb) || beyond(sa) {
+    let sb = dists(na, a[0], b);
+    if beyond(sb) {
+        return true;
+    }
+    let sa = dists(nb, b[0], a);
+    if beyond(sa) {
         return true;
     }
     if reach <= 0.0 {
