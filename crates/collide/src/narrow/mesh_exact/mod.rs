@@ -945,7 +945,10 @@ pub fn mesh_mesh(
     let placed = |boxes: &mut [(DVec3, DVec3)], k: u32, n: &Node, rot: DMat3, arot: DMat3, off| {
         let e = &mut boxes[k as usize];
         if e.1.x < 0.0 {
-            *e = (rot * ((n.lo + n.hi) * 0.5) + off, arot * ((n.hi - n.lo) * 0.5));
+            *e = (
+                rot * ((n.lo + n.hi) * 0.5) + off,
+                arot * ((n.hi - n.lo) * 0.5),
+            );
         }
         *e
     };
@@ -981,7 +984,8 @@ pub fn mesh_mesh(
                 // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
                 let (alo, ahi) = (a.lo - grow, a.hi + grow);
                 let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
-                let (mut leaf2, mut box2) = ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
+                let (mut leaf2, mut box2) =
+                    ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
                 let mut n_leaf2 = 0;
                 for &t2 in &m2.order[sb..sb + b.count as usize] {
                     let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);

@@ -201,8 +201,16 @@ impl TriMesh {
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
         let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
-        let tri_lo = tri.iter().map(corners).map(|[a, b, c]| a.min(b).min(c)).collect();
-        let tri_hi = tri.iter().map(corners).map(|[a, b, c]| a.max(b).max(c)).collect();
+        let tri_lo = tri
+            .iter()
+            .map(corners)
+            .map(|[a, b, c]| a.min(b).min(c))
+            .collect();
+        let tri_hi = tri
+            .iter()
+            .map(corners)
+            .map(|[a, b, c]| a.max(b).max(c))
+            .collect();
         let mut mesh = TriMesh {
             vert: vert.to_vec(),
             tri,
