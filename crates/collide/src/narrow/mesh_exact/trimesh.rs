@@ -387,9 +387,15 @@ impl TriMesh {
         stack: &mut Vec<u32>,
     ) -> (f64, DVec3, usize, super::Feature, bool) {
         // the field bounds the distance, so the descent prunes from the start; with nothing
-        // found within the bound (it is conservative, so only by rounding), search unbounded
-        let bound = self.sdf.distance_upper_bound(p);
-        let bound2 = (bound * bound).min(hint2) * (1.0 + 1e-9);
+        // found within the bound (it is conservative, so only by rounding), search unbounded.
+        // The field's bound is never below two error bounds: a hint within that is the smaller
+        let floor = 2.0 * self.sdf.error_bound();
+        let bound2 = if hint2 <= floor * floor {
+            hint2
+        } else {
+            let bound = self.sdf.distance_upper_bound(p);
+            (bound * bound).min(hint2)
+        } * (1.0 + 1e-9);
         self.nearest_within(p, bound2, stack)
             .or_else(|| self.nearest_within(p, f64::INFINITY, stack))
             .unwrap_or((f64::INFINITY, p, 0, super::Feature::Face, false))
