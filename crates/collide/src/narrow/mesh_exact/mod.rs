@@ -694,7 +694,7 @@ fn deep_vertices(
             continue;
         }
         let value = outer.sdf.value(p);
-        if value >= eb {
+        if value >= eb || (outer.closed && outer.sdf.outside_by_node(p)) {
             continue;
         }
         let near = outer.nearest(p, stack);

@@ -167,6 +167,29 @@ impl Sdf {
         self.value(p).abs() + 2.0 * self.error_bound()
     }
 
+    /// Whether some node of the cell of `p` (inside the grid) lies farther outside the surface
+    /// than it lies from `p` (by more than rounding): then `p` is outside, since the signed
+    /// distance is 1-Lipschitz. Decides points nearer the surface than
+    /// [`Sdf::classify`] can (the node values are exact distances), for meshes whose winding
+    /// sign is the geometric one (closed meshes).
+    pub fn outside_by_node(&self, p: DVec3) -> bool {
+        let (idx, _, out) = self.locate(p);
+        if out > 0.0 {
+            return false;
+        }
+        let v = self.corners(idx);
+        let tol = 1e-9 * self.cell;
+        v.iter().enumerate().any(|(c, &vc)| {
+            let m = vc - tol;
+            let node = DVec3::new(
+                (idx[0] + (c & 1)) as f64,
+                (idx[1] + (c >> 1 & 1)) as f64,
+                (idx[2] + (c >> 2 & 1)) as f64,
+            );
+            m > 0.0 && m * m > (self.lo + node * self.cell).distance_squared(p)
+        })
+    }
+
     /// Whether `p` is certainly inside (`Some(true)`), certainly outside by more than `tol`
     /// (`Some(false)`), or too close to the surface to tell from the grid (`None`).
     #[inline]
