@@ -124,6 +124,31 @@ fn sdf_of_box_is_exact_at_nodes() {
     assert!(mesh.closed);
 }
 
+/// `Sdf::outside_by_node` puts only points outside the box outside, and decides most of those
+/// `Sdf::classify` leaves open (outside by more than a quarter cell, within an error bound of
+/// the surface).
+#[test]
+fn sdf_outside_by_node_only_outside_and_nearer_than_classify() {
+    let h = DVec3::new(0.3, 0.2, 0.1);
+    let mesh = box_mesh(h).mesh();
+    let exact = |p: DVec3| {
+        let q = p.abs() - h;
+        q.max(DVec3::ZERO).length() + q.max_element().min(0.0)
+    };
+    let sdf = &mesh.sdf;
+    let (mut open, mut decided) = (0, 0);
+    for p in points(sdf, 20_000) {
+        let by_node = sdf.outside_by_node(p);
+        assert!(!by_node || exact(p) > 0.0, "{p}: {}", exact(p));
+        if sdf.classify(p, 0.0).is_none() && exact(p) > 0.25 * sdf.cell {
+            open += 1;
+            decided += usize::from(by_node);
+        }
+    }
+    // (a box's field is exact at the nodes: all but points near its edges and corners)
+    assert!(open > 500 && decided * 5 > open * 4, "{decided} of {open}");
+}
+
 #[test]
 fn sdf_of_torus_matches_analytic_distance() {
     let (big, small, nu, nv) = (1.0, 0.3, 128, 64);
