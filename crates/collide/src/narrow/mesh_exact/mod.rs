@@ -1348,6 +1348,72 @@ mod tests {
         assert!(met > 2_000 && apart > 2_000, "met {met}, apart {apart}");
     }
 
+    /// A torus (major radius 1, tube 0.3) of `nu` by `nv` quads, two triangles each.
+    fn torus(nu: usize, nv: usize) -> TriMesh {
+        let tau = std::f64::consts::TAU;
+        let mut vert = Vec::new();
+        for i in 0..nu {
+            let u = tau * i as f64 / nu as f64;
+            for j in 0..nv {
+                let v = tau * j as f64 / nv as f64;
+                let r = 1.0 + 0.3 * v.cos();
+                vert.push(DVec3::new(r * u.cos(), r * u.sin(), 0.3 * v.sin()));
+            }
+        }
+        let id = |i: usize, j: usize| ((i % nu) * nv + j % nv) as u32;
+        let mut face = Vec::new();
+        for i in 0..nu {
+            for j in 0..nv {
+                let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
+                face.extend([[a, d, c], [a, c, b]]);
+            }
+        }
+        TriMesh::new("torus", &vert, &face).unwrap()
+    }
+
+    /// The tree search finds the nearest triangle a scan of all triangles finds (distance,
+    /// point, inside), and a hint (the distance to any one triangle) changes nothing.
+    #[test]
+    fn nearest_agrees_with_a_scan_and_ignores_hints() {
+        let mesh = torus(24, 12);
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut stack = Vec::new();
+        let mut inside = 0;
+        for k in 0..2_000 {
+            let p = DVec3::new(next() * 1.6, next() * 1.6, next() * 0.6);
+            let near = mesh.nearest(p, &mut stack);
+            let (mut d2, mut q, mut t) = (f64::INFINITY, p, 0);
+            for u in 0..mesh.ntri() {
+                let [a, b, c] = mesh.corners(u);
+                let (qu, _) = closest_on_triangle(p, a, b, c);
+                if p.distance_squared(qu) < d2 {
+                    (d2, q, t) = (p.distance_squared(qu), qu, u);
+                }
+            }
+            assert!(
+                (near.0 - d2.sqrt()).abs() < 1e-12,
+                "{p}: {near:?} vs {d2} ({t})"
+            );
+            assert!(near.1.distance(q) < 1e-9, "{p}: {near:?} vs {q} ({t})");
+            inside += usize::from(near.4);
+            let [a, b, c] = mesh.corners(k % mesh.ntri());
+            let hint2 = p.distance_squared(closest_on_triangle(p, a, b, c).0);
+            let hinted = mesh.nearest_below(p, hint2, &mut stack);
+            assert_eq!(
+                (hinted.0.to_bits(), hinted.1, hinted.2, hinted.3, hinted.4),
+                (near.0.to_bits(), near.1, near.2, near.3, near.4),
+                "{p}"
+            );
+        }
+        assert!(inside > 50 && inside < 1_950, "{inside} of 2000 inside");
+    }
+
     /// Two triangles crossing through each other's interiors, and the same pair moved so that
     /// one's crossing segment passes beside the other's: meet, then apart (hand-built).
     #[test]
