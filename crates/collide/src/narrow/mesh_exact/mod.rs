@@ -465,9 +465,9 @@ fn triangle_core(
     for i in 0..core.nv {
         let p = core.v[i];
         let s = (p - a).dot(n);
-        // farther in front of the plane than the reach (beyond rounding): no point of the
-        // triangle is within it
-        if s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
+        // in front of the plane and farther than the reach (beyond rounding): no point of
+        // the triangle is within it
+        if s >= 0.0 && s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
             continue;
         }
         let (q, feat) = closest_on_triangle(p, a, b, c);
