@@ -47,7 +47,8 @@
 //! than the margin from the other mesh's surface by its field are skipped, only triangle pairs
 //! that meet or lie within the margin (separating axes of two triangles) are tested feature by
 //! feature, and the vertices inside the other mesh come from one pass over the vertices (the
-//! field's value, refined on the triangles only where it cannot rule inside out).
+//! field's value or, on a closed mesh, a node of the point's cell farther outside than the
+//! point is from it; refined on the triangles only where neither rules inside out).
 //!
 //! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
 //! separation along their common normal), not the minimal translation of the whole pair. A
@@ -671,9 +672,10 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
 
 /// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
 /// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
-/// `outer`: those its signed distance field does not put outside by more than the field's error
-/// bound are refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest
-/// feature, or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
+/// `outer`: those its signed distance field does not put outside (by more than the field's
+/// error bound, or on a closed mesh by a node of the cell, [`Sdf::outside_by_node`]) are
+/// refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest feature,
+/// or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
 fn deep_vertices(
     outer: &TriMesh,
     inner: &TriMesh,
