@@ -111,17 +111,42 @@ fn sdf_of_sphere_matches_analytic_distance() {
     check_field(&mesh, |p| p.length() - r, tess, true);
 }
 
+/// Signed distance from `p` to the box of half-extents `h` about the origin.
+fn box_distance(h: DVec3, p: DVec3) -> f64 {
+    let q = p.abs() - h;
+    q.max(DVec3::ZERO).length() + q.max_element().min(0.0)
+}
+
 #[test]
 fn sdf_of_box_is_exact_at_nodes() {
     let h = DVec3::new(0.3, 0.2, 0.1);
     let mesh = box_mesh(h).mesh();
-    let exact = |p: DVec3| {
-        let q = p.abs() - h;
-        q.max(DVec3::ZERO).length() + q.max_element().min(0.0)
-    };
+    let exact = |p: DVec3| box_distance(h, p);
     // gradients are not checked: the box's field has kinks on its medial planes and near edges
     check_field(&mesh, exact, 1e-12, false);
     assert!(mesh.closed);
+}
+
+/// `Sdf::outside_by_node` puts only points outside the box outside, and decides most of those
+/// `Sdf::classify` leaves open (outside by more than a quarter cell, within an error bound of
+/// the surface).
+#[test]
+fn sdf_outside_by_node_only_outside_and_nearer_than_classify() {
+    let h = DVec3::new(0.3, 0.2, 0.1);
+    let mesh = box_mesh(h).mesh();
+    let exact = |p: DVec3| box_distance(h, p);
+    let sdf = &mesh.sdf;
+    let (mut open, mut decided) = (0, 0);
+    for p in points(sdf, 20_000) {
+        let by_node = sdf.outside_by_node(p);
+        assert!(!by_node || exact(p) > 0.0, "{p}: {}", exact(p));
+        if sdf.classify(p, 0.0).is_none() && exact(p) > 0.25 * sdf.cell {
+            open += 1;
+            decided += usize::from(by_node);
+        }
+    }
+    // (a box's field is exact at the nodes: all but points near its edges and corners)
+    assert!(open > 500 && decided * 5 > open * 4, "{decided} of {open}");
 }
 
 #[test]

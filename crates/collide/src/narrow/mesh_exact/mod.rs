@@ -47,7 +47,8 @@
 //! than the margin from the other mesh's surface by its field are skipped, only triangle pairs
 //! that meet or lie within the margin (separating axes of two triangles) are tested feature by
 //! feature, and the vertices inside the other mesh come from one pass over the vertices (the
-//! field's value, refined on the triangles only where it cannot rule inside out).
+//! field's value or, on a closed mesh, a node of the point's cell farther outside than the
+//! point is from it; refined on the triangles only where neither rules inside out).
 //!
 //! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
 //! separation along their common normal), not the minimal translation of the whole pair. A
@@ -102,6 +103,10 @@ pub struct MeshScratch {
     vert2: Vec<DVec3>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
     smooth_verts: Vec<(u32, Cand)>,
+    /// Per node of mesh 1 (2), the centre and half-extents of its box placed in mesh 2's (1's)
+    /// frame, once computed (negative half-extents: not yet; one call).
+    node_box1: Vec<(DVec3, DVec3)>,
+    node_box2: Vec<(DVec3, DVec3)>,
 }
 
 impl MeshScratch {
@@ -463,8 +468,13 @@ fn triangle_core(
     // core vertices against the triangle
     for i in 0..core.nv {
         let p = core.v[i];
-        let (q, feat) = closest_on_triangle(p, a, b, c);
         let s = (p - a).dot(n);
+        // in front of the plane and farther than the reach (beyond rounding): no point of
+        // the triangle is within it
+        if s >= 0.0 && s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
+            continue;
+        }
+        let (q, feat) = closest_on_triangle(p, a, b, c);
         if s < 0.0 && (feat != Feature::Face || core.faces_into(i, a, n)) {
             // behind the plane: the depth is the distance to the nearest surface point (which
             // may lie on another triangle), if the point is inside the mesh at all
@@ -478,7 +488,8 @@ fn triangle_core(
                     (0.0, p, t, Feature::Face, false)
                 }
                 None => {
-                    let near = mesh.nearest(p, stack);
+                    // `q` on this triangle bounds the search
+                    let near = mesh.nearest_below(p, p.distance_squared(q), stack);
                     core.near_cell(i).set(Some(near));
                     near
                 }
@@ -664,9 +675,10 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
 
 /// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
 /// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
-/// `outer`: those its signed distance field does not put outside by more than the field's error
-/// bound are refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest
-/// feature, or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
+/// `outer`: those its signed distance field does not put outside (by more than the field's
+/// error bound, or on a closed mesh by a node of the cell, [`Sdf::outside_by_node`]) are
+/// refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest feature,
+/// or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
 fn deep_vertices(
     outer: &TriMesh,
     inner: &TriMesh,
@@ -687,7 +699,7 @@ fn deep_vertices(
             continue;
         }
         let value = outer.sdf.value(p);
-        if value >= eb {
+        if value >= eb || (outer.closed && outer.sdf.outside_by_node(p)) {
             continue;
         }
         let near = outer.nearest(p, stack);
@@ -940,20 +952,34 @@ pub fn mesh_mesh(
         memo.clear();
         memo.resize(n, 0);
     }
+    let unknown = (DVec3::ZERO, DVec3::splat(-1.0));
+    for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
+        boxes.clear();
+        boxes.resize(n, unknown);
+    }
+    // a node's box placed in the other mesh's frame (centre, half-extents), memoised
+    let placed = |boxes: &mut [(DVec3, DVec3)], k: u32, n: &Node, rot: DMat3, arot: DMat3, off| {
+        let e = &mut boxes[k as usize];
+        if e.1.x < 0.0 {
+            *e = (
+                rot * ((n.lo + n.hi) * 0.5) + off,
+                arot * ((n.hi - n.lo) * 0.5),
+            );
+        }
+        *e
+    };
     scratch.pair_stack.clear();
     scratch.pair_stack.push((0, 0));
     let mut roots_overlap = false;
     while let Some((i, j)) = scratch.pair_stack.pop() {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
-        let cb = rot * ((b.lo + b.hi) * 0.5) + off;
-        let hb = arot * ((b.hi - b.lo) * 0.5);
+        let (cb, hb) = placed(&mut scratch.node_box2, j, b, rot, arot, off);
         if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
             continue;
         }
         // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
         // are separated along one of the two boxes' axes more often than along one's alone)
-        let ca = irot * ((a.lo + a.hi) * 0.5) + ioff;
-        let ha = iarot * ((a.hi - a.lo) * 0.5);
+        let (ca, ha) = placed(&mut scratch.node_box1, i, a, irot, iarot, ioff);
         if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
             continue;
         }
@@ -974,32 +1000,38 @@ pub fn mesh_mesh(
                 // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
                 let (alo, ahi) = (a.lo - grow, a.hi + grow);
                 let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
-                let mut leaf2 = [(0u32, [DVec3::ZERO; 3], DVec3::ZERO, DVec3::ZERO); LEAF_SIZE];
+                let (mut leaf2, mut box2) =
+                    ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
                 let mut n_leaf2 = 0;
                 for &t2 in &m2.order[sb..sb + b.count as usize] {
                     let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
                     let (lo2, hi2) = (c2[0].min(c2[1]).min(c2[2]), c2[0].max(c2[1]).max(c2[2]));
                     if lo2.cmple(ahi).all() && hi2.cmpge(alo).all() {
-                        leaf2[n_leaf2] = (t2, c2, lo2, hi2);
+                        leaf2[n_leaf2] = t2;
+                        box2[n_leaf2] = (lo2, hi2);
                         n_leaf2 += 1;
                     }
                 }
+                if n_leaf2 == 0 {
+                    continue;
+                }
                 for &t1 in &m1.order[sa..sa + a.count as usize] {
-                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
-                    let lo1 = c1[0].min(c1[1]).min(c1[2]) - grow;
-                    let hi1 = c1[0].max(c1[1]).max(c1[2]) + grow;
-                    if n_leaf2 == 0 || lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+                    let lo1 = m1.tri_lo[t1 as usize] - grow;
+                    let hi1 = m1.tri_hi[t1 as usize] + grow;
+                    if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
                         continue;
                     }
+                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
                     let ball1 = || ball(c1.map(|v| irot * v + ioff));
                     if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
                         continue;
                     }
-                    for &(t2, c2, lo2, hi2) in &leaf2[..n_leaf2] {
+                    for (&t2, &(lo2, hi2)) in leaf2[..n_leaf2].iter().zip(&box2) {
                         // the triangles' boxes apart by more than the margin
                         if lo2.cmpgt(hi1).any() || hi2.cmplt(lo1).any() {
                             continue;
                         }
+                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
                         if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
                             continue;
                         }
@@ -1157,8 +1189,12 @@ fn triangles_apart(a: &[DVec3; 3], b: &[DVec3; 3], na: DVec3, nb: DVec3, reach: 
     };
     // wholly more than `reach` to one side
     let beyond = |[s0, s1, s2]: [f64; 3]| s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach;
-    let (sb, sa) = (dists(na, a[0], b), dists(nb, b[0], a));
-    if beyond(sb) || beyond(sa) {
+    let sb = dists(na, a[0], b);
+    if beyond(sb) {
+        return true;
+    }
+    let sa = dists(nb, b[0], a);
+    if beyond(sa) {
         return true;
     }
     if reach <= 0.0 {
@@ -1326,6 +1362,72 @@ mod tests {
             }
         }
         assert!(met > 2_000 && apart > 2_000, "met {met}, apart {apart}");
+    }
+
+    /// A torus (major radius 1, tube 0.3) of `nu` by `nv` quads, two triangles each.
+    fn torus(nu: usize, nv: usize) -> TriMesh {
+        let tau = std::f64::consts::TAU;
+        let mut vert = Vec::new();
+        for i in 0..nu {
+            let u = tau * i as f64 / nu as f64;
+            for j in 0..nv {
+                let v = tau * j as f64 / nv as f64;
+                let r = 1.0 + 0.3 * v.cos();
+                vert.push(DVec3::new(r * u.cos(), r * u.sin(), 0.3 * v.sin()));
+            }
+        }
+        let id = |i: usize, j: usize| ((i % nu) * nv + j % nv) as u32;
+        let mut face = Vec::new();
+        for i in 0..nu {
+            for j in 0..nv {
+                let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
+                face.extend([[a, d, c], [a, c, b]]);
+            }
+        }
+        TriMesh::new("torus", &vert, &face).unwrap()
+    }
+
+    /// The tree search finds the nearest triangle a scan of all triangles finds (distance,
+    /// point, inside), and a hint (the distance to any one triangle) changes nothing.
+    #[test]
+    fn nearest_agrees_with_a_scan_and_ignores_hints() {
+        let mesh = torus(24, 12);
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut stack = Vec::new();
+        let mut inside = 0;
+        for k in 0..2_000 {
+            let p = DVec3::new(next() * 1.6, next() * 1.6, next() * 0.6);
+            let near = mesh.nearest(p, &mut stack);
+            let (mut d2, mut q, mut t) = (f64::INFINITY, p, 0);
+            for u in 0..mesh.ntri() {
+                let [a, b, c] = mesh.corners(u);
+                let (qu, _) = closest_on_triangle(p, a, b, c);
+                if p.distance_squared(qu) < d2 {
+                    (d2, q, t) = (p.distance_squared(qu), qu, u);
+                }
+            }
+            assert!(
+                (near.0 - d2.sqrt()).abs() < 1e-12,
+                "{p}: {near:?} vs {d2} ({t})"
+            );
+            assert!(near.1.distance(q) < 1e-9, "{p}: {near:?} vs {q} ({t})");
+            inside += usize::from(near.4);
+            let [a, b, c] = mesh.corners(k % mesh.ntri());
+            let hint2 = p.distance_squared(closest_on_triangle(p, a, b, c).0);
+            let hinted = mesh.nearest_below(p, hint2, &mut stack);
+            assert_eq!(
+                (hinted.0.to_bits(), hinted.1, hinted.2, hinted.3, hinted.4),
+                (near.0.to_bits(), near.1, near.2, near.3, near.4),
+                "{p}"
+            );
+        }
+        assert!(inside > 50 && inside < 1_950, "{inside} of 2000 inside");
     }
 
     /// Two triangles crossing through each other's interiors, and the same pair moved so that

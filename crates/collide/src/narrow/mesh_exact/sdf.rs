@@ -29,6 +29,8 @@ const WINDING_FAR: f64 = 2.0;
 pub struct Sdf {
     /// Position of node `(0, 0, 0)`.
     pub lo: DVec3,
+    /// Position of the last node, `lo + (dims - 1) * cell`.
+    pub hi: DVec3,
     /// Edge length of a (cubic) cell.
     pub cell: f64,
     /// Nodes per axis.
@@ -68,6 +70,12 @@ impl Sdf {
         }
         Sdf {
             lo,
+            hi: lo
+                + DVec3::new(
+                    (dims[0] - 1) as f64,
+                    (dims[1] - 1) as f64,
+                    (dims[2] - 1) as f64,
+                ) * cell,
             cell,
             dims,
             val,
@@ -86,13 +94,7 @@ impl Sdf {
     /// from `p` to the grid's box.
     #[inline]
     fn locate(&self, p: DVec3) -> ([usize; 3], DVec3, f64) {
-        let hi = self.lo
-            + DVec3::new(
-                (self.dims[0] - 1) as f64,
-                (self.dims[1] - 1) as f64,
-                (self.dims[2] - 1) as f64,
-            ) * self.cell;
-        let q = p.clamp(self.lo, hi);
+        let q = p.clamp(self.lo, self.hi);
         let g = (q - self.lo) / self.cell;
         let mut idx = [0usize; 3];
         let mut f = DVec3::ZERO;
@@ -102,7 +104,7 @@ impl Sdf {
             idx[k] = i;
             f[k] = (g[k] - i as f64).clamp(0.0, 1.0);
         }
-        (idx, f, p.distance(q))
+        (idx, f, if q == p { 0.0 } else { p.distance(q) })
     }
 
     /// The eight corner values of cell `idx`, corner `c` at offset bit `k` of `c` along axis `k`.
@@ -163,6 +165,29 @@ impl Sdf {
             return f64::INFINITY;
         }
         self.value(p).abs() + 2.0 * self.error_bound()
+    }
+
+    /// Whether some node of the cell of `p` (inside the grid) lies farther outside the surface
+    /// than it lies from `p` (by more than rounding): then `p` is outside, since the signed
+    /// distance is 1-Lipschitz. Decides points nearer the surface than
+    /// [`Sdf::classify`] can (the node values are exact distances), for meshes whose winding
+    /// sign is the geometric one (closed meshes).
+    pub fn outside_by_node(&self, p: DVec3) -> bool {
+        let (idx, _, out) = self.locate(p);
+        if out > 0.0 {
+            return false;
+        }
+        let v = self.corners(idx);
+        let tol = 1e-9 * self.cell;
+        v.iter().enumerate().any(|(c, &vc)| {
+            let m = vc - tol;
+            let node = DVec3::new(
+                (idx[0] + (c & 1)) as f64,
+                (idx[1] + (c >> 1 & 1)) as f64,
+                (idx[2] + (c >> 2 & 1)) as f64,
+            );
+            m > 0.0 && m * m > (self.lo + node * self.cell).distance_squared(p)
+        })
     }
 
     /// Whether `p` is certainly inside (`Some(true)`), certainly outside by more than `tol`

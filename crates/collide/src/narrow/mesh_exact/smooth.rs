@@ -473,7 +473,8 @@ fn overlapping(
     // the face: the deepest point behind it, over the triangle; with the shape's centre in
     // front, its depth below the plane (as a sphere's), else its depth in the mesh
     let depth = (s - a).dot(n);
-    if depth < 0.0 && closest_on_triangle(s, a, b, c).1 == Feature::Face {
+    let (on_face, feat) = closest_on_triangle(s, a, b, c);
+    if depth < 0.0 && feat == Feature::Face {
         if (shape.c - a).dot(n) >= 0.0 {
             if depth <= margin {
                 cand.push(Cand {
@@ -485,7 +486,8 @@ fn overlapping(
         } else {
             let outside = mesh.closed && mesh.sdf.classify(s, 0.0) == Some(false);
             if !outside {
-                let near = mesh.nearest(s, stack);
+                // this triangle bounds the nearest surface's distance
+                let near = mesh.nearest_below(s, s.distance_squared(on_face), stack);
                 if near.4 {
                     cand.extend(inside_cand(mesh, s, near, 0.0, margin));
                 }

@@ -83,6 +83,10 @@ pub struct TriMesh {
     pub vnormal: Vec<DVec3>,
     /// The common normal of all triangles around a vertex when they are coplanar.
     pub vflat: Vec<Option<DVec3>>,
+    /// Lower corner of each triangle's box.
+    pub tri_lo: Vec<DVec3>,
+    /// Upper corner of each triangle's box.
+    pub tri_hi: Vec<DVec3>,
     /// Triangle tree; node 0 is the root.
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
@@ -196,6 +200,17 @@ impl TriMesh {
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
+        let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
+        let tri_lo = tri
+            .iter()
+            .map(corners)
+            .map(|[a, b, c]| a.min(b).min(c))
+            .collect();
+        let tri_hi = tri
+            .iter()
+            .map(corners)
+            .map(|[a, b, c]| a.max(b).max(c))
+            .collect();
         let mut mesh = TriMesh {
             vert: vert.to_vec(),
             tri,
@@ -205,6 +220,8 @@ impl TriMesh {
             vnbr,
             vnormal,
             vflat,
+            tri_lo,
+            tri_hi,
             nodes: Vec::new(),
             order: Vec::new(),
             closed,
@@ -357,10 +374,28 @@ impl TriMesh {
         p: DVec3,
         stack: &mut Vec<u32>,
     ) -> (f64, DVec3, usize, super::Feature, bool) {
+        self.nearest_below(p, f64::INFINITY, stack)
+    }
+
+    /// [`TriMesh::nearest`] given `hint2`, the squared distance from `p` to some triangle
+    /// (computed as [`TriMesh::nearest`] computes it, or infinite): the descent prunes from the
+    /// smaller of it and the field's bound.
+    pub(super) fn nearest_below(
+        &self,
+        p: DVec3,
+        hint2: f64,
+        stack: &mut Vec<u32>,
+    ) -> (f64, DVec3, usize, super::Feature, bool) {
         // the field bounds the distance, so the descent prunes from the start; with nothing
-        // found within the bound (it is conservative, so only by rounding), search unbounded
-        let bound = self.sdf.distance_upper_bound(p);
-        let bound2 = bound * bound * (1.0 + 1e-9);
+        // found within the bound (it is conservative, so only by rounding), search unbounded.
+        // The field's bound is never below two error bounds: a hint within that is the smaller
+        let floor = 2.0 * self.sdf.error_bound();
+        let bound2 = if hint2 <= floor * floor {
+            hint2
+        } else {
+            let bound = self.sdf.distance_upper_bound(p);
+            (bound * bound).min(hint2)
+        } * (1.0 + 1e-9);
         self.nearest_within(p, bound2, stack)
             .or_else(|| self.nearest_within(p, f64::INFINITY, stack))
             .unwrap_or((f64::INFINITY, p, 0, super::Feature::Face, false))
@@ -375,19 +410,37 @@ impl TriMesh {
         stack: &mut Vec<u32>,
     ) -> Option<(f64, DVec3, usize, super::Feature, bool)> {
         let mut best = (bound2, p, 0, super::Feature::Face, false);
+        // a triangle whose plane is farther than the best distance by more than rounding (of
+        // coordinates of the size of `p` and the mesh) cannot be nearer: skipped untested
+        let slack = 1e-9 * (1.0 + p.abs().max_element() + self.sdf.cell * super::sdf::CELLS);
+        let mut best_d = bound2.sqrt() + slack;
+        let gap2 = |n: &Node| (n.lo - p).max(p - n.hi).max(DVec3::ZERO).length_squared();
+        // depth first, the nearer child first so that the bound tightens early; a deferred
+        // child is stacked as its index and its squared gap (two halves of the bits), so that
+        // it is pruned against the bound of the time without measuring it again
         stack.clear();
-        stack.push(0);
-        while let Some(i) = stack.pop() {
+        let mut next = (gap2(&self.nodes[0]) < best.0).then_some(0u32);
+        loop {
+            let i = match next.take() {
+                Some(i) => i,
+                None => {
+                    let Some(lo) = stack.pop() else { break };
+                    let (hi, i) = (stack.pop().unwrap_or(0), stack.pop().unwrap_or(0));
+                    if f64::from_bits(u64::from(hi) << 32 | u64::from(lo)) >= best.0 {
+                        continue;
+                    }
+                    i
+                }
+            };
             let n = &self.nodes[i as usize];
-            let gap = (n.lo - p).max(p - n.hi).max(DVec3::ZERO);
-            if gap.length_squared() >= best.0 {
-                continue;
-            }
             if n.count > 0 {
                 let s = n.first as usize;
                 for &t in &self.order[s..s + n.count as usize] {
                     let t = t as usize;
                     let [a, b, c] = self.corners(t);
+                    if (p - a).dot(self.normal[t]).abs() > best_d {
+                        continue;
+                    }
                     let (q, feat) = super::closest_on_triangle(p, a, b, c);
                     let d2 = p.distance_squared(q);
                     if d2 < best.0 {
@@ -399,21 +452,22 @@ impl TriMesh {
                             super::Feature::Vertex(k) => self.vnormal[self.tri[t][k] as usize],
                         };
                         best = (d2, q, t, feat, (p - q).dot(pseudo) < 0.0);
+                        best_d = d2.sqrt() + slack;
                     }
                 }
             } else {
-                // the nearer child is visited first, so that the bound tightens early
-                let gap2 = |c: u32| {
-                    let m = &self.nodes[c as usize];
-                    (m.lo - p).max(p - m.hi).max(DVec3::ZERO).length_squared()
-                };
                 let (a, b) = (n.first, n.first + 1);
-                if gap2(a) <= gap2(b) {
-                    stack.push(b);
-                    stack.push(a);
+                let (ga, gb) = (gap2(&self.nodes[a as usize]), gap2(&self.nodes[b as usize]));
+                let ((near, gn), (far, gf)) = if ga <= gb {
+                    ((a, ga), (b, gb))
                 } else {
-                    stack.push(a);
-                    stack.push(b);
+                    ((b, gb), (a, ga))
+                };
+                // the farther child is no nearer than the nearer one: both pruned together
+                if gn < best.0 {
+                    let bits = gf.to_bits();
+                    stack.extend([far, (bits >> 32) as u32, bits as u32]);
+                    next = Some(near);
                 }
             }
         }
