@@ -116,7 +116,7 @@ fn sphere_in_hemispherical_bowl_radial_normal_and_depth() {
 }
 
 #[test]
-fn capsule_through_torus_hole() {
+fn capsule_and_cylinder_through_torus_hole() {
     let (big, small, nu, nv) = (1.0, 0.3, 64, 32);
     let mesh = torus(big, small, nu, nv).mesh();
     let pi = std::f64::consts::PI;
@@ -124,45 +124,48 @@ fn capsule_through_torus_hole() {
     let bound = (big - small) * (1.0 - (pi / nu as f64).cos())
         + small * (1.0 - (pi / nv as f64).cos())
         + 1e-12;
+    // radius 0.2, half-length 1 either way
     let size = DVec3::new(0.2, 1.0, 0.0);
     let torus_at = placed(DVec3::ZERO, DMat3::IDENTITY);
-    // centred: the hole has radius 0.7, the capsule 0.2
-    for margin in [0.0, 0.4] {
-        let cs = prim(
-            GeomType::Capsule,
-            &at(DVec3::ZERO, DMat3::IDENTITY, size),
-            &mesh,
-            &torus_at,
-            margin,
-        );
-        assert!(cs.is_empty(), "margin {margin}: {cs:?}");
-    }
-    // offset along x: dist = (R - r) - x - r_capsule, normal +x (capsule to torus)
-    for x in [0.45, 0.5, 0.55, 0.6] {
-        let cs = prim(
-            GeomType::Capsule,
-            &at(DVec3::new(x, 0.0, 0.0), DMat3::IDENTITY, size),
-            &mesh,
-            &torus_at,
-            0.0,
-        );
-        let expect = big - small - x - size.x;
-        if expect > bound {
-            assert!(cs.is_empty(), "x {x}: {cs:?}");
-            continue;
+    for kind in [GeomType::Capsule, GeomType::Cylinder] {
+        // centred: the hole has radius 0.7, the capsule 0.2
+        for margin in [0.0, 0.4] {
+            let cs = prim(
+                kind,
+                &at(DVec3::ZERO, DMat3::IDENTITY, size),
+                &mesh,
+                &torus_at,
+                margin,
+            );
+            assert!(cs.is_empty(), "margin {margin}: {cs:?}");
         }
-        let d = deepest(&cs);
-        assert!(
-            (d.dist - expect).abs() <= bound,
-            "x {x}: {} vs {expect}",
-            d.dist
-        );
-        assert!(
-            angle(d.normal, DVec3::X) <= pi / nv as f64,
-            "{:?}",
-            d.normal
-        );
-        assert!((d.pos.x - (big - small + x + size.x) / 2.0).abs() < 0.01);
+        // offset along x: dist = (R - r) - x - r_capsule, normal +x (capsule to torus)
+        for x in [0.45, 0.5, 0.55, 0.6] {
+            let cs = prim(
+                kind,
+                &at(DVec3::new(x, 0.0, 0.0), DMat3::IDENTITY, size),
+                &mesh,
+                &torus_at,
+                0.0,
+            );
+            let expect = big - small - x - size.x;
+            if expect > bound {
+                assert!(cs.is_empty(), "x {x}: {cs:?}");
+                continue;
+            }
+            let d = deepest(&cs);
+            assert!(
+                (d.dist - expect).abs() <= bound,
+                "x {x}: {} vs {expect}",
+                d.dist
+            );
+            assert!(
+                angle(d.normal, DVec3::X) <= pi / nv as f64,
+                "{:?}",
+                d.normal
+            );
+            assert!((d.pos.x - (big - small + x + size.x) / 2.0).abs() < 0.01);
+        }
     }
 }
 
@@ -262,7 +265,10 @@ fn peg_in_hole_with_clearance_touches_only_at_the_wall() {
         let peg = at(DVec3::new(x, 0.0, 0.1), DMat3::IDENTITY, half);
         let as_box = prim(GeomType::Box, &peg, &plate, &ps, 0.0);
         let as_mesh = meshes(&placed(peg.pos, peg.mat), &peg_mesh, &ps, &plate, 0.0);
-        for cs in [as_box, as_mesh] {
+        // a round peg of radius 0.15 has the same clearance along x
+        let round = at(peg.pos, peg.mat, DVec3::new(0.15, 0.6, 0.0));
+        let as_cylinder = prim(GeomType::Cylinder, &round, &plate, &ps, 0.0);
+        for cs in [as_box, as_mesh, as_cylinder] {
             if expect > 1e-12 {
                 assert!(cs.is_empty(), "x {x}: {cs:?}");
             } else if expect < -1e-12 {
@@ -317,83 +323,6 @@ fn cylinder_and_ellipsoid_on_fine_plane_have_only_the_plane_normal() {
                 if kind == GeomType::Cylinder && tilt != 0.7 {
                     assert!(cs.len() >= 2, "{cs:?}");
                 }
-            }
-        }
-    }
-}
-
-#[test]
-fn cylinder_through_torus_hole() {
-    let (big, small, nu, nv) = (1.0, 0.3, 64, 32);
-    let mesh = torus(big, small, nu, nv).mesh();
-    let pi = std::f64::consts::PI;
-    let bound = (big - small) * (1.0 - (pi / nu as f64).cos())
-        + small * (1.0 - (pi / nv as f64).cos())
-        + 1e-12;
-    let size = DVec3::new(0.2, 1.0, 0.0);
-    let torus_at = placed(DVec3::ZERO, DMat3::IDENTITY);
-    for margin in [0.0, 0.4] {
-        let cs = prim(
-            GeomType::Cylinder,
-            &at(DVec3::ZERO, DMat3::IDENTITY, size),
-            &mesh,
-            &torus_at,
-            margin,
-        );
-        assert!(cs.is_empty(), "margin {margin}: {cs:?}");
-    }
-    // offset along x: dist = (R - r) - x - r_cylinder, normal +x (cylinder to torus)
-    for x in [0.45, 0.5, 0.55, 0.6] {
-        let cs = prim(
-            GeomType::Cylinder,
-            &at(DVec3::new(x, 0.0, 0.0), DMat3::IDENTITY, size),
-            &mesh,
-            &torus_at,
-            0.0,
-        );
-        let expect = big - small - x - size.x;
-        if expect > bound {
-            assert!(cs.is_empty(), "x {x}: {cs:?}");
-            continue;
-        }
-        let d = deepest(&cs);
-        assert!(
-            (d.dist - expect).abs() <= bound,
-            "x {x}: {} vs {expect}",
-            d.dist
-        );
-        assert!(
-            angle(d.normal, DVec3::X) <= pi / nv as f64,
-            "{:?}",
-            d.normal
-        );
-        assert!((d.pos.x - (big - small + x + size.x) / 2.0).abs() < 0.01);
-    }
-}
-
-#[test]
-fn cylinder_peg_in_hole_with_clearance_touches_only_at_the_wall() {
-    let plate = plate_with_hole(1.0, 0.2, 0.3).mesh();
-    let ps = placed(DVec3::ZERO, DMat3::IDENTITY);
-    // radius 0.15 in a square hole of half-width 0.2: clearance 0.05 along x
-    let size = DVec3::new(0.15, 0.6, 0.0);
-    for i in 0..=70 {
-        let x = 0.001 * i as f64;
-        let expect = 0.05 - x;
-        let cs = prim(
-            GeomType::Cylinder,
-            &at(DVec3::new(x, 0.0, 0.1), DMat3::IDENTITY, size),
-            &plate,
-            &ps,
-            0.0,
-        );
-        if expect > 1e-12 {
-            assert!(cs.is_empty(), "x {x}: {cs:?}");
-        } else if expect < -1e-12 {
-            let d = deepest(&cs);
-            assert!((d.dist - expect).abs() < 1e-12, "x {x}: {cs:?}");
-            for c in &cs {
-                assert!(angle(c.normal, DVec3::X) < 1e-12, "x {x}: {c:?}");
             }
         }
     }

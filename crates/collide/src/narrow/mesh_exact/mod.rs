@@ -778,9 +778,8 @@ pub fn handles(kind: GeomType) -> bool {
 }
 
 /// A sphere, capsule, box, ellipsoid or cylinder (`prim`, geom 1, of type `kind`) against a
-/// mesh (`mesh_shape`
-/// places `mesh`, geom 2): contacts with normals from the primitive to the mesh, at most
-/// [`MAX_MESH_CONTACTS`]. Other types return 0 (see [`handles`]).
+/// mesh (`mesh_shape` places `mesh`, geom 2): contacts with normals from the primitive to the
+/// mesh, at most [`MAX_MESH_CONTACTS`]. Other types return 0 (see [`handles`]).
 pub fn primitive_mesh(
     kind: GeomType,
     prim: &Shape,
