@@ -4,29 +4,36 @@
 //! These shapes have no finite set of vertices and edges to test feature by feature, so each
 //! candidate triangle is met with the shape itself, in the mesh frame:
 //! - **apart** (lean GJK between the shape and the triangle, to a relative gap of 1e-10): the
-//!   closest points, kept when the normal lies in the normal cone of the triangle feature the
-//!   closest point lies on (face, edge or vertex) and the shape is in front of the face;
+//!   triangle feature nearest the shape decides, and its distance and normal are made exact (a
+//!   face by the shape's support point along its normal, an edge by its cone's best direction
+//!   as below, a vertex by its nearest point on the shape); kept when the normal lies in that
+//!   feature's normal cone and the shape is in front of the face;
 //! - **overlapping**, three kinds of penetration, each kept only inside its feature's cone:
 //!   - *face*: the shape's deepest point behind the face plane (its support point along the
-//!     inward normal; for a cylinder's flat cap or straight side, the point of that flat set
-//!     nearest the triangle's centroid, so flat contacts spread over the triangles they rest
-//!     on), if it projects into the triangle and lies inside the mesh, with the depth to the
-//!     nearest mesh surface (as a sphere's centre in `mod.rs`);
+//!     inward normal; on a cylinder's flat cap or straight side, the point of that flat set
+//!     nearest the triangle, so flat contacts spread over the triangles they rest on), if it
+//!     projects into the triangle: with the shape's centre in front of the plane, its depth
+//!     below the plane (as a sphere's in `mod.rs`); else, if it lies inside the mesh, its
+//!     depth to the nearest mesh surface;
 //!   - *vertex*: a triangle vertex inside the shape, pushed out through the shallowest
 //!     boundary of the shape whose normal lies in the vertex's cone (a cylinder's two caps and
-//!     its side; an ellipsoid's nearest boundary point, found by bisection on the Lagrange
-//!     multiplier);
+//!     its side; an ellipsoid's nearest boundary point, by bisection on the Lagrange
+//!     multiplier), made no deeper than the best directions of the triangle's two edges at the
+//!     vertex (the rim of its cone) allow; one candidate per vertex, the least deep over the
+//!     triangles around it;
 //!   - *edge*: the direction in the edge's cone (between its two face normals, or the half
-//!     circle beyond a boundary edge) along which the shape's extreme point lies least deep
-//!     below the edge (sampled at [`ARC_SAMPLES`] directions, then refined by golden section),
-//!     kept when that extreme point lies beside the edge's interior, the edge point inside the
+//!     circle beyond a boundary edge or a fin) along which the shape's extreme point lies least
+//!     deep below the edge (sampled at [`ARC_SAMPLES`] directions, then refined by golden
+//!     section), kept when it lies strictly inside the cone (at a face normal the faces
+//!     decide), the extreme point lies beside the edge's interior, the edge point inside the
 //!     shape and the extreme point inside the mesh (up to the grazing angle of `mod.rs`).
 //!
 //! Limits: an ellipsoid vertex depth uses the globally nearest boundary point only (a mesh
 //! vertex beyond the ellipsoid's centre whose cone points away from that point reports no
 //! vertex contact); the edge search can miss a second local optimum narrower than one sample
-//! step. A shape wholly inside the mesh (no surface feature near) reports the deepest of its
-//! centre and axis extremes, as the cores do.
+//! step; in deep penetration, a cone test at a face normal can flip with rounding, and with it
+//! the deepest feature. A shape wholly inside the mesh (no surface feature near) reports the
+//! deepest of its centre and axis extremes, as the cores do.
 
 use glam::{DMat3, DVec3};
 
@@ -39,7 +46,7 @@ use crate::narrow::convex::lean_gjk::{gjk, Local, Outcome};
 use crate::narrow::{PreContact, Shape};
 
 /// Directions sampled on an edge's normal cone before the golden-section refinement.
-pub const ARC_SAMPLES: usize = 12;
+const ARC_SAMPLES: usize = 12;
 
 /// Golden-section steps (the bracket shrinks by 0.618 per step: 1e-13 of a sample step).
 const GOLDEN_STEPS: usize = 64;
