@@ -506,3 +506,37 @@ fn override_gap_tree_descent_tie_goes_to_second_body() {
     );
     assert!(c.iter().all(|c| c.exclude));
 }
+
+/// Scene 47 of `scene_fuzz --seed 12`: two cylinders on one axis, overlapping along it by
+/// exactly their centre distance. GJK's second iterate is the first one negated (the same
+/// norm), which once stopped it as converged and left the pair apart; GJK stops only when the
+/// iterate itself stands still, and EPA finds MuJoCo's contact.
+#[test]
+fn coaxial_cylinders_gjk_iterate_of_equal_norm_is_not_convergence() {
+    let c = contacts_at_key(&model(
+        r#"<mujoco>
+          <worldbody>
+            <body name="b6" pos="0.292984 -0.274007 0.3">
+              <geom name="g8" type="cylinder" size="0.000203033 0.148057" euler="0 90 0"/>
+            </body>
+            <body name="b7" pos="0.441041 -0.274007 0.3">
+              <joint type="free" name="j8"/>
+              <geom name="g9" type="cylinder" size="0.0575668 0.148057" euler="0 90 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.441041 -0.274007 0.3 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    ));
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        -0.05665980185775282,
+        [
+            0.36701249999999996,
+            -0.30207753901493484,
+            0.2981601596699336,
+        ],
+        [0.0, 0.9978589232387488, 0.06540312922792645],
+    );
+}

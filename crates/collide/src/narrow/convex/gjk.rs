@@ -169,7 +169,11 @@ pub(crate) fn gjk(
             Some((k, p)) if k == n => p,
             _ => projection(&lambda, n, simplex),
         };
-        x_norm_prev = x_norm;
+        // the start point (the centres' difference) is not an iterate: the first iterate's
+        // norm is compared with nothing (two cylinders on one axis overlapping along it by
+        // exactly their centre distance give |x_1| = |x_0| with x_1 = -x_0; MuJoCo 4.0.0 goes
+        // on and finds the contact)
+        x_norm_prev = if k == 0 { 0.0 } else { x_norm };
         x_norm = x_k.length();
         k += 1;
         if n == 4 {
