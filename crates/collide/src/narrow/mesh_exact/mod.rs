@@ -6,7 +6,8 @@
 //! box (or by descending both trees, mesh against mesh) and, per candidate triangle, finding
 //! the closest features between the triangle and the other shape's *core* (sphere centre,
 //! capsule segment, box corners and edges, or the other mesh's triangle), then inflating by the
-//! core radius:
+//! core radius (ellipsoids and cylinders, which have no such core, meet each triangle whole:
+//! `smooth.rs`):
 //! - a core vertex against the triangle (face, edge or vertex region); a vertex behind the face
 //!   and inside its prism that is inside the mesh (sign against the pseudo-normal of its
 //!   nearest surface feature, found in the tree) penetrates by its distance to that nearest
@@ -102,7 +103,7 @@ pub struct MeshScratch {
     /// Mesh 2's vertices in mesh 1's frame (one call).
     vert2: Vec<DVec3>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
-    smooth_verts: Vec<(u32, Cand)>,
+    smooth_verts: Vec<(u32, u32, Cand)>,
     /// Per node of mesh 1 (2), the centre and half-extents of its box placed in mesh 2's (1's)
     /// frame, once computed (negative half-extents: not yet; one call).
     node_box1: Vec<(DVec3, DVec3)>,

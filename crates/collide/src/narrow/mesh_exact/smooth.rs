@@ -416,7 +416,8 @@ pub(super) fn smooth_mesh(
 /// cone's best direction, a vertex by its nearest point on the shape), kept when the normal
 /// lies in that feature's cone.
 fn apart(mesh: &TriMesh, t: usize, shape: &Smooth, p: DVec3, margin: f64, cand: &mut Vec<Cand>) {
-    let [a, b, c] = mesh.corners(t);
+    let corners = mesh.corners(t);
+    let [a, b, c] = corners;
     let (q, feat) = closest_on_triangle(p, a, b, c);
     let n = mesh.normal[t];
     let d = p - q;
@@ -432,14 +433,14 @@ fn apart(mesh: &TriMesh, t: usize, shape: &Smooth, p: DVec3, margin: f64, cand: 
         Feature::Edge(k) => mesh.edge_cone(t, k, u).and_then(|_| {
             let (u, dist, _) = arc_best(mesh, t, k, shape)?;
             let normal = mesh.edge_cone(t, k, u)?;
-            let [e0, e1] = [mesh.corners(t)[k], mesh.corners(t)[(k + 1) % 3]];
+            let (e0, e1) = (corners[k], corners[(k + 1) % 3]);
             let s = shape.support(-u, Hint::Segment(e0, e1));
             let ev = e1 - e0;
             let x = e0 + ev * ((s - e0).dot(ev) / ev.length_squared()).clamp(0.0, 1.0);
             Some((dist, x, s, normal))
         }),
         Feature::Vertex(k) => {
-            let v = mesh.corners(t)[k];
+            let v = corners[k];
             let (on_shape, _) = shape.nearest_boundary(v);
             let dv = on_shape - v;
             let lv = dv.length();
@@ -471,7 +472,7 @@ fn overlapping(
     s: DVec3,
     margin: f64,
     cand: &mut Vec<Cand>,
-    verts: &mut Vec<(u32, Cand)>,
+    verts: &mut Vec<(u32, u32, Cand)>,
     stack: &mut Vec<u32>,
 ) {
     let corners = mesh.corners(t);
@@ -546,18 +547,20 @@ fn overlapping(
         }
         if best.dist <= margin {
             let c = best;
-            verts.push((id, c));
+            verts.push((id, verts.len() as u32, c));
         }
     }
 }
 
-/// Of the vertex candidates `verts` (vertex id, candidate; one per triangle around the
-/// vertex), each vertex's least deep, appended to `cand` in vertex order (ties to the earliest).
-fn best_per_vertex(verts: &mut [(u32, Cand)], cand: &mut Vec<Cand>) {
-    verts.sort_by_key(|&(id, _)| id);
+/// Of the vertex candidates `verts` (vertex id, push order, candidate; one per triangle around
+/// the vertex), each vertex's least deep, appended to `cand` in vertex order (ties to the earliest).
+fn best_per_vertex(verts: &mut [(u32, u32, Cand)], cand: &mut Vec<Cand>) {
+    // by vertex, then push order: distinct keys, so an unstable sort (which, unlike a stable
+    // one, needs no buffer) is deterministic
+    verts.sort_unstable_by_key(|&(id, order, _)| (id, order));
     for group in verts.chunk_by(|a, b| a.0 == b.0) {
-        let mut best = group[0].1;
-        for &(_, c) in &group[1..] {
+        let mut best = group[0].2;
+        for &(.., c) in &group[1..] {
             if c.dist > best.dist {
                 best = c;
             }
