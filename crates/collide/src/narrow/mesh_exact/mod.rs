@@ -100,14 +100,16 @@ pub struct MeshScratch {
     /// surface by that mesh's field: 0 not yet known, 1 near, 2 far (one call).
     near_surface1: Vec<u8>,
     near_surface2: Vec<u8>,
-    /// Mesh 2's vertices in mesh 1's frame (one call).
-    vert2: Vec<DVec3>,
+    /// Mesh 2's triangles met in leaf pairs, placed in mesh 1's frame (one call), and per
+    /// triangle of mesh 2 its index in `tri2` plus one (0: not placed yet).
+    tri2: Vec<PlacedTri>,
+    tri2_slot: Vec<u32>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
     smooth_verts: Vec<(u32, u32, Cand)>,
-    /// Per node of mesh 1 (2), the centre and half-extents of its box placed in mesh 2's (1's)
-    /// frame, once computed (negative half-extents: not yet; one call).
-    node_box1: Vec<(DVec3, DVec3)>,
-    node_box2: Vec<(DVec3, DVec3)>,
+    /// Per node of mesh 1 (2), its box placed in mesh 2's (1's) frame, once computed (one
+    /// call).
+    node_box1: Vec<PlacedBox>,
+    node_box2: Vec<PlacedBox>,
 }
 
 impl MeshScratch {
@@ -942,8 +944,6 @@ pub fn mesh_mesh(
         cache.resize(n, Cell::new(None));
     }
     let reach = margin.max(0.0);
-    scratch.vert2.clear();
-    scratch.vert2.extend(m2.vert.iter().map(|&v| rot * v + off));
     let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
     for (memo, n) in [
         (&mut scratch.near_surface1, n1 + m1.tri.len()),
@@ -952,129 +952,71 @@ pub fn mesh_mesh(
         memo.clear();
         memo.resize(n, 0);
     }
-    let unknown = (DVec3::ZERO, DVec3::splat(-1.0));
     for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
         boxes.clear();
-        boxes.resize(n, unknown);
+        boxes.resize(n, UNPLACED);
     }
-    // a node's box placed in the other mesh's frame (centre, half-extents), memoised
-    let placed = |boxes: &mut [(DVec3, DVec3)], k: u32, n: &Node, rot: DMat3, arot: DMat3, off| {
-        let e = &mut boxes[k as usize];
-        if e.1.x < 0.0 {
-            *e = (
-                rot * ((n.lo + n.hi) * 0.5) + off,
-                arot * ((n.hi - n.lo) * 0.5),
-            );
-        }
-        *e
+    scratch.tri2_slot.clear();
+    scratch.tri2_slot.resize(m2.tri.len(), 0);
+    scratch.tri2.clear();
+    let mut descent = Descent {
+        m1,
+        m2,
+        fwd: (rot, arot, off),
+        inv: (irot, iarot, ioff),
+        grow,
+        reach,
+        node_box1: &mut scratch.node_box1,
+        node_box2: &mut scratch.node_box2,
+        near1: &mut scratch.near_surface1,
+        near2: &mut scratch.near_surface2,
     };
-    scratch.pair_stack.clear();
-    scratch.pair_stack.push((0, 0));
-    let mut roots_overlap = false;
-    while let Some((i, j)) = scratch.pair_stack.pop() {
+    let stack = &mut scratch.pair_stack;
+    stack.clear();
+    // pairs on the stack have passed every test: boxes overlapping, both nodes near the other
+    // mesh's surface
+    let roots_overlap = descent.boxes_meet(0, 0);
+    if roots_overlap && descent.near1(0) && descent.near2(0) {
+        stack.push((0, 0));
+    }
+    while let Some((i, j)) = stack.pop() {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
-        let (cb, hb) = placed(&mut scratch.node_box2, j, b, rot, arot, off);
-        if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
-            continue;
-        }
-        // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
-        // are separated along one of the two boxes' axes more often than along one's alone)
-        let (ca, ha) = placed(&mut scratch.node_box1, i, a, irot, iarot, ioff);
-        if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
-            continue;
-        }
-        roots_overlap = true;
-        // a node wholly farther than the margin from the other mesh's surface (outside it, or
-        // deep inside, where `deep_vertices` finds its vertices) meets no feature of it
-        let (memo1, memo2) = (&mut scratch.near_surface1, &mut scratch.near_surface2);
-        if !near_surface(memo1, i as usize, m2, || (ca, hb_len(a)), reach)
-            || !near_surface(memo2, j as usize, m1, || (cb, hb_len(b)), reach)
-        {
-            continue;
-        }
-        match (a.count > 0, b.count > 0) {
+        // descend the larger box (ties: mesh 1); the children are tested here and those that
+        // pass pushed in reverse, so that the first child's pairs are visited first
+        let split1 = match (a.count > 0, b.count > 0) {
             (true, true) => {
-                let (sa, sb) = (a.first as usize, b.first as usize);
-                let vert2 = &scratch.vert2;
-                // a pair's boxes overlap only if each triangle's box overlaps the other leaf's
-                // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
-                let (alo, ahi) = (a.lo - grow, a.hi + grow);
-                let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
-                let (mut leaf2, mut box2) =
-                    ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
-                let mut n_leaf2 = 0;
-                for &t2 in &m2.order[sb..sb + b.count as usize] {
-                    let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
-                    let (lo2, hi2) = (c2[0].min(c2[1]).min(c2[2]), c2[0].max(c2[1]).max(c2[2]));
-                    if lo2.cmple(ahi).all() && hi2.cmpge(alo).all() {
-                        leaf2[n_leaf2] = t2;
-                        box2[n_leaf2] = (lo2, hi2);
-                        n_leaf2 += 1;
-                    }
-                }
-                if n_leaf2 == 0 {
-                    continue;
-                }
-                for &t1 in &m1.order[sa..sa + a.count as usize] {
-                    let lo1 = m1.tri_lo[t1 as usize] - grow;
-                    let hi1 = m1.tri_hi[t1 as usize] + grow;
-                    if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
-                        continue;
-                    }
-                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
-                    let ball1 = || ball(c1.map(|v| irot * v + ioff));
-                    if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
-                        continue;
-                    }
-                    for (&t2, &(lo2, hi2)) in leaf2[..n_leaf2].iter().zip(&box2) {
-                        // the triangles' boxes apart by more than the margin
-                        if lo2.cmpgt(hi1).any() || hi2.cmplt(lo1).any() {
-                            continue;
-                        }
-                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
-                        if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
-                            continue;
-                        }
-                        // the triangles must meet or lie within the margin: a triangle wholly
-                        // beyond or behind the other gives no near feature pair, and its
-                        // vertices deep inside the other mesh are found by `deep_vertices`
-                        let nm2 = rot * m2.normal[t2 as usize];
-                        if triangles_apart(&c1, &c2, nm1, nm2, reach) {
-                            continue;
-                        }
-                        triangle_pair(
-                            m1,
-                            t1 as usize,
-                            m2,
-                            t2 as usize,
-                            (rot, off),
-                            (irot, ioff),
-                            margin,
-                            &mut scratch.cand,
-                            &mut scratch.stack,
-                            (&scratch.near12, &scratch.near21),
-                        );
-                    }
-                }
+                let tris = TriPairs {
+                    tri2: &mut scratch.tri2,
+                    tri2_slot: &mut scratch.tri2_slot,
+                    cand: &mut scratch.cand,
+                    stack: &mut scratch.stack,
+                    near: (&scratch.near12, &scratch.near21),
+                    margin,
+                };
+                descent.leaf_pair(i, j, tris);
+                continue;
             }
-            // descend the larger box (ties: mesh 1), children pushed in reverse so that the
-            // first child is visited first
-            (false, true) => {
-                scratch.pair_stack.push((a.first + 1, j));
-                scratch.pair_stack.push((a.first, j));
+            (false, true) => true,
+            (true, false) => false,
+            (false, false) => (a.hi - a.lo).length_squared() >= (b.hi - b.lo).length_squared(),
+        };
+        if split1 {
+            let (c, pb) = (a.first, descent.node_box2[j as usize]);
+            let first = descent.child1(c, j, &pb);
+            if descent.child1(c + 1, j, &pb) {
+                stack.push((c + 1, j));
             }
-            (true, false) => {
-                scratch.pair_stack.push((i, b.first + 1));
-                scratch.pair_stack.push((i, b.first));
+            if first {
+                stack.push((c, j));
             }
-            (false, false) => {
-                if (a.hi - a.lo).length_squared() >= (b.hi - b.lo).length_squared() {
-                    scratch.pair_stack.push((a.first + 1, j));
-                    scratch.pair_stack.push((a.first, j));
-                } else {
-                    scratch.pair_stack.push((i, b.first + 1));
-                    scratch.pair_stack.push((i, b.first));
-                }
+        } else {
+            let (c, pa) = (b.first, descent.node_box1[i as usize]);
+            let first = descent.child2(i, c, &pa);
+            if descent.child2(i, c + 1, &pa) {
+                stack.push((i, c + 1));
+            }
+            if first {
+                stack.push((i, c));
             }
         }
     }
@@ -1121,6 +1063,229 @@ pub fn mesh_mesh(
     reduce(scratch, s1.pos, &s1.mat, false, out)
 }
 
+/// The descent of [`mesh_mesh`] over node pairs: the two placements (mesh 2's frame in mesh
+/// 1's as `fwd`, the converse as `inv`: rotation, its element-wise magnitude, offset), the
+/// margin, and the per-call memos of placed node boxes and of nodes near the other mesh's
+/// surface (see [`MeshScratch`]).
+struct Descent<'a> {
+    m1: &'a TriMesh,
+    m2: &'a TriMesh,
+    fwd: (DMat3, DMat3, DVec3),
+    inv: (DMat3, DMat3, DVec3),
+    grow: DVec3,
+    reach: f64,
+    node_box1: &'a mut [PlacedBox],
+    node_box2: &'a mut [PlacedBox],
+    near1: &'a mut [u8],
+    near2: &'a mut [u8],
+}
+
+/// A node's box placed by `(rot, arot, off)` in the other mesh's frame: the centre, and the
+/// corners of the box around the placed box (`lo > hi` in a memo entry: not placed yet).
+type PlacedBox = (DVec3, DVec3, DVec3);
+
+/// A [`PlacedBox`] memo entry not yet computed.
+const UNPLACED: PlacedBox = (DVec3::ZERO, DVec3::ONE, DVec3::NEG_ONE);
+
+/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)`, memoised in `boxes[k]`.
+#[inline(always)]
+fn placed(
+    boxes: &mut [PlacedBox],
+    k: u32,
+    n: &Node,
+    (rot, arot, off): (DMat3, DMat3, DVec3),
+) -> PlacedBox {
+    let e = &mut boxes[k as usize];
+    if e.1.x > e.2.x {
+        let (c, h) = (
+            rot * ((n.lo + n.hi) * 0.5) + off,
+            arot * ((n.hi - n.lo) * 0.5),
+        );
+        *e = (c, c - h, c + h);
+    }
+    *e
+}
+
+/// Whether box `n` (own frame), grown by `grow`, overlaps a placed box.
+#[inline(always)]
+fn box_meets(n: &Node, &(_, lo, hi): &PlacedBox, grow: DVec3) -> bool {
+    !((n.lo - grow).cmpgt(hi).any() || (n.hi + grow).cmplt(lo).any())
+}
+
+/// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
+/// box, and separating-axis data.
+#[derive(Clone, Copy, Debug)]
+struct PlacedTri {
+    t: u32,
+    lo: DVec3,
+    hi: DVec3,
+    sat: SatTri,
+}
+
+/// What the triangle pairs of a leaf pair write to, borrowed from [`MeshScratch`].
+struct TriPairs<'a> {
+    tri2: &'a mut Vec<PlacedTri>,
+    tri2_slot: &'a mut [u32],
+    cand: &'a mut Vec<Cand>,
+    stack: &'a mut Vec<u32>,
+    near: (&'a [NearCell], &'a [NearCell]),
+    margin: f64,
+}
+
+impl Descent<'_> {
+    /// Whether node `i` of mesh 1 and node `j` of mesh 2 overlap, grown by the margin, each
+    /// box placed in the other's frame (long boxes at an angle are separated along one of the
+    /// two boxes' axes more often than along one's alone).
+    #[inline]
+    fn boxes_meet(&mut self, i: u32, j: u32) -> bool {
+        let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[j as usize]);
+        box_meets(a, &placed(self.node_box2, j, b, self.fwd), self.grow)
+            && box_meets(b, &placed(self.node_box1, i, a, self.inv), self.grow)
+    }
+
+    /// Whether node `k` of mesh 1, a child of a node that passed against node `j` of mesh 2
+    /// (placed as `pb`), passes: boxes overlapping ([`Descent::boxes_meet`]) and the child near
+    /// mesh 2's surface ([`Descent::near1`]).
+    #[inline(always)]
+    fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
+        let (a, b) = (&self.m1.nodes[k as usize], &self.m2.nodes[j as usize]);
+        box_meets(a, pb, self.grow)
+            && box_meets(b, &placed(self.node_box1, k, a, self.inv), self.grow)
+            && self.near1(k)
+    }
+
+    /// [`Descent::child1`] for child `k` of mesh 2 against node `i` of mesh 1 (placed as `pa`).
+    #[inline(always)]
+    fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
+        let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[k as usize]);
+        box_meets(b, pa, self.grow)
+            && box_meets(a, &placed(self.node_box2, k, b, self.fwd), self.grow)
+            && self.near2(k)
+    }
+
+    /// Whether node `i` of mesh 1 may come within the margin of mesh 2's surface (a node wholly
+    /// farther, outside it or deep inside where `deep_vertices` finds its vertices, meets no
+    /// feature of it); its box must have been placed.
+    #[inline]
+    fn near1(&mut self, i: u32) -> bool {
+        let (memo, boxes, a) = (
+            &mut *self.near1,
+            &*self.node_box1,
+            &self.m1.nodes[i as usize],
+        );
+        near_surface(
+            memo,
+            i as usize,
+            self.m2,
+            || (boxes[i as usize].0, hb_len(a)),
+            self.reach,
+        )
+    }
+
+    /// [`Descent::near1`] for node `j` of mesh 2 against mesh 1.
+    #[inline]
+    fn near2(&mut self, j: u32) -> bool {
+        let (memo, boxes, b) = (
+            &mut *self.near2,
+            &*self.node_box2,
+            &self.m2.nodes[j as usize],
+        );
+        near_surface(
+            memo,
+            j as usize,
+            self.m1,
+            || (boxes[j as usize].0, hb_len(b)),
+            self.reach,
+        )
+    }
+
+    /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
+    /// node tests): pairs whose boxes overlap (grown by the margin), each triangle near the
+    /// other mesh's surface by its field, that meet or lie within the margin
+    /// ([`triangles_apart`]) go to [`triangle_pair`], in leaf order.
+    fn leaf_pair(&mut self, i: u32, j: u32, tp: TriPairs) {
+        let (m1, m2) = (self.m1, self.m2);
+        let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
+        let (rot, _, off) = self.fwd;
+        let (irot, _, ioff) = self.inv;
+        let (_, blo, bhi) = placed(self.node_box2, j, b, self.fwd);
+        let grow = self.grow;
+        // a pair's boxes overlap only if each triangle's box overlaps the other leaf's box
+        // (grown by the margin): mesh 2's triangles filtered once, in leaf order
+        let (alo, ahi) = (a.lo - grow, a.hi + grow);
+        let (blo, bhi) = (blo - grow, bhi + grow);
+        let mut leaf2 = [0u32; LEAF_SIZE];
+        let mut n_leaf2 = 0;
+        let sb = b.first as usize;
+        for &t2 in &m2.order[sb..sb + b.count as usize] {
+            let slot = &mut tp.tri2_slot[t2 as usize];
+            if *slot == 0 {
+                let c = m2.corners(t2 as usize).map(|v| rot * v + off);
+                tp.tri2.push(PlacedTri {
+                    t: t2,
+                    lo: c[0].min(c[1]).min(c[2]),
+                    hi: c[0].max(c[1]).max(c[2]),
+                    sat: SatTri::new(c, rot * m2.normal[t2 as usize]),
+                });
+                *slot = tp.tri2.len() as u32;
+            }
+            let k = *slot - 1;
+            let p = &tp.tri2[k as usize];
+            if p.lo.cmple(ahi).all() && p.hi.cmpge(alo).all() {
+                leaf2[n_leaf2] = k;
+                n_leaf2 += 1;
+            }
+        }
+        if n_leaf2 == 0 {
+            return;
+        }
+        let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
+        let sa = a.first as usize;
+        for &t1 in &m1.order[sa..sa + a.count as usize] {
+            let lo1 = m1.tri_lo[t1 as usize] - grow;
+            let hi1 = m1.tri_hi[t1 as usize] + grow;
+            if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+                continue;
+            }
+            let c1 = m1.corners(t1 as usize);
+            let ball1 = || ball(c1.map(|v| irot * v + ioff));
+            if !near_surface(self.near1, n1 + t1 as usize, m2, ball1, self.reach) {
+                continue;
+            }
+            let sat1 = SatTri::new(c1, m1.normal[t1 as usize]);
+            for &k in &leaf2[..n_leaf2] {
+                let p = &tp.tri2[k as usize];
+                // the triangles' boxes apart by more than the margin
+                if p.lo.cmpgt(hi1).any() || p.hi.cmplt(lo1).any() {
+                    continue;
+                }
+                let t2 = p.t as usize;
+                if !near_surface(self.near2, n2 + t2, m1, || ball(p.sat.c), self.reach) {
+                    continue;
+                }
+                // the triangles must meet or lie within the margin: a triangle wholly beyond or
+                // behind the other gives no near feature pair, and its vertices deep inside the
+                // other mesh are found by `deep_vertices`
+                if triangles_apart(&sat1, &p.sat, self.reach) {
+                    continue;
+                }
+                triangle_pair(
+                    m1,
+                    t1 as usize,
+                    m2,
+                    t2,
+                    (rot, off),
+                    (irot, ioff),
+                    tp.margin,
+                    tp.cand,
+                    tp.stack,
+                    tp.near,
+                );
+            }
+        }
+    }
+}
+
 /// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
 fn hb_len(n: &Node) -> f64 {
     (n.hi - n.lo).length() * 0.5
@@ -1139,6 +1304,7 @@ fn ball([a, b, c]: [DVec3; 3]) -> (DVec3, f64) {
 /// Whether a ball (`ball()`: centre in `other`'s frame, radius) may come within `reach` of
 /// `other`'s surface by its signed distance field (`|value| - error_bound` bounds the distance
 /// from below); memoised in `memo[k]` (0 unknown, 1 near, 2 far).
+#[inline(always)]
 fn near_surface(
     memo: &mut [u8],
     k: usize,
@@ -1146,12 +1312,18 @@ fn near_surface(
     ball: impl FnOnce() -> (DVec3, f64),
     reach: f64,
 ) -> bool {
-    if memo[k] == 0 {
-        let (c, r) = ball();
-        let far = other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach;
-        memo[k] = if far { 2 } else { 1 };
+    let m = &mut memo[k];
+    if *m == 0 {
+        *m = if ball_far(other, ball(), reach) { 2 } else { 1 };
     }
-    memo[k] == 1
+    *m == 1
+}
+
+/// Whether ball `(c, r)` (`other`'s frame) lies farther than `reach` from `other`'s surface by
+/// its field.
+#[inline(never)]
+fn ball_far(other: &TriMesh, (c, r): (DVec3, f64), reach: f64) -> bool {
+    other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach
 }
 
 /// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when
@@ -1177,28 +1349,48 @@ fn contained(
     deepest_inside(outer, &mut points, 0.0, stack)
 }
 
-/// Whether triangles `a` and `b` (unit normals `na`, `nb`) are farther apart than `reach` along
-/// one of the separating axes of two triangles (the two normals and the nine edge
-/// cross products); at `reach <= 0`, after the two normals, by the overlap of their crossings
-/// with each other's plane ([`crossing_intervals_apart`]), which decides the same in a few
-/// dozen operations. Conservative: triangles within `reach` of each other are never apart.
-fn triangles_apart(a: &[DVec3; 3], b: &[DVec3; 3], na: DVec3, nb: DVec3, reach: f64) -> bool {
+/// A triangle as [`triangles_apart`] sees it: corners, unit normal, and the squared length of
+/// its longest edge (the scale of its rounding), in one frame.
+#[derive(Clone, Copy, Debug)]
+struct SatTri {
+    c: [DVec3; 3],
+    n: DVec3,
+    l2: f64,
+}
+
+impl SatTri {
+    fn new(c: [DVec3; 3], n: DVec3) -> SatTri {
+        let l2 = (c[1] - c[0])
+            .length_squared()
+            .max((c[2] - c[0]).length_squared())
+            .max((c[2] - c[1]).length_squared());
+        SatTri { c, n, l2 }
+    }
+}
+
+/// Whether triangles `ta` and `tb` are farther apart than `reach` along one of the separating
+/// axes of two triangles (the two normals and the nine edge cross products); at `reach <= 0`,
+/// after the two normals, by the overlap of their crossings with each other's plane
+/// ([`crossing_intervals_apart`]), which decides the same in a few dozen operations.
+/// Conservative: triangles within `reach` of each other are never apart.
+fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
+    let (a, b) = (&ta.c, &tb.c);
     // signed distances of `t`'s corners from the plane through `o` with normal `n`
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
         [(t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n)]
     };
     // wholly more than `reach` to one side
     let beyond = |[s0, s1, s2]: [f64; 3]| s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach;
-    let sb = dists(na, a[0], b);
+    let sb = dists(ta.n, a[0], b);
     if beyond(sb) {
         return true;
     }
-    let sa = dists(nb, b[0], a);
+    let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
         return true;
     }
     if reach <= 0.0 {
-        if let Some(apart) = crossing_intervals_apart(a, b, na.cross(nb), sa, sb) {
+        if let Some(apart) = crossing_intervals_apart(ta, tb, sa, sb) {
             return apart;
         }
     }
@@ -1229,26 +1421,16 @@ fn edge_axes_apart(a: &[DVec3; 3], b: &[DVec3; 3], reach: f64) -> bool {
     false
 }
 
-/// For triangles `a` and `b` that each reach the other's plane (`sa`: `a`'s corners' signed
-/// distances from `b`'s plane, `sb` the converse), whether they are apart: each meets the
-/// other's plane in a segment of the planes' common line (direction `dir`), and the triangles
-/// meet exactly when the two segments overlap (the interval test of Möller's triangle–triangle
-/// intersection). Overlaps within rounding count as meeting. `None` when the planes are too
-/// close to parallel for the line to be well defined (the caller tests separating axes).
-fn crossing_intervals_apart(
-    a: &[DVec3; 3],
-    b: &[DVec3; 3],
-    dir: DVec3,
-    sa: [f64; 3],
-    sb: [f64; 3],
-) -> Option<bool> {
-    let scale = |t: &[DVec3; 3]| {
-        (t[1] - t[0])
-            .length_squared()
-            .max((t[2] - t[0]).length_squared())
-            .max((t[2] - t[1]).length_squared())
-    };
-    let (la2, lb2) = (scale(a), scale(b));
+/// For triangles `ta` and `tb` that each reach the other's plane (`sa`: `ta`'s corners' signed
+/// distances from `tb`'s plane, `sb` the converse), whether they are apart: each meets the
+/// other's plane in a segment of the planes' common line (direction `na × nb`), and the
+/// triangles meet exactly when the two segments overlap (the interval test of Möller's
+/// triangle–triangle intersection). Overlaps within rounding count as meeting. `None` when the
+/// planes are too close to parallel for the line to be well defined (the caller tests
+/// separating axes).
+fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]) -> Option<bool> {
+    let (a, b, dir) = (&ta.c, &tb.c, ta.n.cross(tb.n));
+    let (la2, lb2) = (ta.l2, tb.l2);
     // |dir| = sin of the planes' angle; below ~1e-6 the crossing points are ill-conditioned
     if dir.length_squared() <= 1e-12 || la2 == 0.0 || lb2 == 0.0 {
         return None;
@@ -1351,7 +1533,7 @@ mod tests {
                 s.iter().all(|&v| v > 0.0) || s.iter().all(|&v| v < 0.0)
             };
             let sat = planes(na, a[0], &b) || planes(nb, b[0], &a) || edge_axes_apart(&a, &b, 0.0);
-            let fast = triangles_apart(&a, &b, na, nb, 0.0);
+            let fast = triangles_apart(&SatTri::new(a, na), &SatTri::new(b, nb), 0.0);
             if !sat {
                 assert!(!fast, "meeting triangles reported apart: {a:?} {b:?}");
                 met += 1;
@@ -1437,12 +1619,24 @@ mod tests {
         let a = tri([-1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 0.0, 1.0, 0.0]);
         let b = tri([0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0]);
         let (na, nb) = (normal(&a), normal(&b));
-        assert!(!triangles_apart(&a, &b, na, nb, 0.0));
+        assert!(!triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b, nb),
+            0.0
+        ));
         // b's crossing with a's plane is the segment x = 0, y in [0, 2]: a covers y <= 1 at x = 0
         let b_far = b.map(|p| p + DVec3::new(0.0, 1.5, 0.0));
-        assert!(triangles_apart(&a, &b_far, na, nb, 0.0));
+        assert!(triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b_far, nb),
+            0.0
+        ));
         // and touching at one point (a's apex on b's crossing segment's end) is not apart
         let b_touch = b.map(|p| p + DVec3::new(0.0, 1.0, 0.0));
-        assert!(!triangles_apart(&a, &b_touch, na, nb, 0.0));
+        assert!(!triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b_touch, nb),
+            0.0
+        ));
     }
 }
