@@ -170,6 +170,25 @@ fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, Featur
     (a + ab * (vb * den) + ac * (vc * den), Feature::Face)
 }
 
+/// A segment from `p` along `d` (`l2` its squared length).
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    p: DVec3,
+    d: DVec3,
+    l2: f64,
+}
+
+impl Segment {
+    fn new(p: DVec3, q: DVec3) -> Segment {
+        let d = q - p;
+        Segment {
+            p,
+            d,
+            l2: d.length_squared(),
+        }
+    }
+}
+
 /// Closest points of segments `p1q1` and `p2q2`: `(point on 1, point on 2, s, t)` with the
 /// points at parameters `s` and `t`; `None` for a zero-length segment.
 fn closest_segments(
@@ -178,8 +197,20 @@ fn closest_segments(
     p2: DVec3,
     q2: DVec3,
 ) -> Option<(DVec3, DVec3, f64, f64)> {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e) = (d1.length_squared(), d2.length_squared());
+    closest_on_segments(&Segment::new(p1, q1), &Segment::new(p2, q2), false)
+}
+
+/// [`closest_segments`] of `s1` and `s2`; with `interior`, also `None` unless both closest
+/// points lie farther than [`END_EPS`] from the segments' ends.
+#[inline(always)]
+fn closest_on_segments(
+    s1: &Segment,
+    s2: &Segment,
+    interior: bool,
+) -> Option<(DVec3, DVec3, f64, f64)> {
+    let inner = |x: f64| x > END_EPS && x < 1.0 - END_EPS;
+    let (d1, d2, r) = (s1.d, s2.d, s1.p - s2.p);
+    let (a, e) = (s1.l2, s2.l2);
     if a <= 0.0 || e <= 0.0 {
         return None;
     }
@@ -190,7 +221,14 @@ fn closest_segments(
     } else {
         0.0
     };
+    // an end here stays an end, or the other point goes to an end below
+    if interior && !inner(s) {
+        return None;
+    }
     let mut t = (b * s + f) / e;
+    if interior && !inner(t) {
+        return None;
+    }
     if t < 0.0 {
         t = 0.0;
         s = (-c / a).clamp(0.0, 1.0);
@@ -198,15 +236,14 @@ fn closest_segments(
         t = 1.0;
         s = ((b - c) / a).clamp(0.0, 1.0);
     }
-    Some((p1 + d1 * s, p2 + d2 * t, s, t))
+    Some((s1.p + d1 * s, s2.p + d2 * t, s, t))
 }
 
 impl TriMesh {
     /// `u` if it lies in the normal cone of edge `k` of triangle `t` (snapped to the face
     /// normal on a flat edge), else `None`.
     fn edge_cone(&self, t: usize, k: usize, u: DVec3) -> Option<DVec3> {
-        let c = self.corners(t);
-        let e = (c[(k + 1) % 3] - c[k]).normalize();
+        let e = self.edge_dir[t][k];
         let n1 = self.normal[t];
         let t1 = e.cross(n1);
         if u.dot(t1) < -CONE_EPS {
@@ -566,76 +603,11 @@ fn triangle_core(
             }
         }
     }
-    // edges against core edges
-    let capsule = matches!(core.kind, CoreKind::Capsule);
     if edges {
-        for k in 0..3 {
-            let (e0, e1) = (corners[k], corners[(k + 1) % 3]);
-            for j in 0..core.ne {
-                let [i0, i1] = core.e[j];
-                let (f0, f1) = (core.v[i0 as usize], core.v[i1 as usize]);
-                let Some((pa, pb, s, tt)) = closest_segments(e0, e1, f0, f1) else {
-                    continue;
-                };
-                let inner_a = s > END_EPS && s < 1.0 - END_EPS;
-                let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
-                // core vertices were handled above; mesh vertices against a box or another
-                // mesh's edges are handled by the vertex passes
-                if !inner_b || (!inner_a && !capsule) {
-                    continue;
-                }
-                let d = pb - pa;
-                let l = d.length();
-                let (dist, u) = if r > 0.0 && l > 0.0 {
-                    (l - r, d / l)
-                } else if inner_a {
-                    let cr = (e1 - e0).cross(f1 - f0);
-                    let cl = cr.length();
-                    if cl <= 1e-9 * (e1 - e0).length() * (f1 - f0).length() {
-                        continue;
-                    }
-                    let mut u = cr / cl;
-                    let t1 = (e1 - e0).cross(n);
-                    let hint = match mesh.neighbour[t][k] {
-                        Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
-                        _ => t1 + n * 1e-3,
-                    };
-                    if u.dot(hint) < 0.0 {
-                        u = -u;
-                    }
-                    (d.dot(u) - r, u)
-                } else {
-                    continue;
-                };
-                if dist > margin {
-                    continue;
-                }
-                let normal = if inner_a {
-                    mesh.edge_cone(t, k, u)
-                } else {
-                    let v = if s <= END_EPS { k } else { (k + 1) % 3 };
-                    mesh.vertex_cone(ids[v] as usize, u)
-                };
-                let Some(normal) = normal else { continue };
-                if !core.edge_ok(j, -normal) {
-                    continue;
-                }
-                // a penetrating edge pair is real only if each witness is inside the other
-                // shape (away from convex shapes, crossed edges can be far apart); a witness
-                // may graze the other's surface (the segment between the witnesses leaving it
-                // at less than `GRAZE` radians, at a sharp edge)
-                if dist < 0.0 && r == 0.0 {
-                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
-                    if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
-                        continue;
-                    }
-                }
-                push(dist, pa, pb - normal * r, normal);
-            }
-        }
+        edge_pairs(mesh, t, core, margin, out, stack);
     }
     // a capsule segment piercing the triangle
-    if capsule {
+    if matches!(core.kind, CoreKind::Capsule) {
         let (p0, p1) = (core.v[0], core.v[1]);
         let (s0, s1) = ((p0 - a).dot(n), (p1 - a).dot(n));
         if (s0 < 0.0) != (s1 < 0.0) {
@@ -644,8 +616,103 @@ fn triangle_core(
             let (pe, se) = if s0 < s1 { (p0, s0) } else { (p1, s1) };
             let dist = se - r;
             if feat == Feature::Face && dist <= margin && (core.centre - x).dot(n) >= -r {
-                push(dist, pe - n * se, pe - n * r, n);
+                let (on_mesh, on_core) = (pe - n * se, pe - n * r);
+                out.push(Cand {
+                    dist,
+                    pos: (on_mesh + on_core) * 0.5,
+                    normal: n,
+                });
             }
+        }
+    }
+}
+
+/// Appends the candidates of the edges of triangle `t` of `mesh` against the edges of `core`
+/// (both in the mesh frame) with `dist <= margin`: pairs whose closest points are interior to
+/// the core edge and to the mesh edge (or at a mesh vertex, against a capsule), the normal along
+/// the edges' cross product (or between the closest points of a capsule) in both normal cones;
+/// a penetrating pair only if each witness is inside the other shape.
+fn edge_pairs(
+    mesh: &TriMesh,
+    t: usize,
+    core: &Core,
+    margin: f64,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
+    let corners = mesh.corners(t);
+    let ids = mesh.tri[t];
+    let n = mesh.normal[t];
+    let r = core.r;
+    let capsule = matches!(core.kind, CoreKind::Capsule);
+    for k in 0..3 {
+        let seg_a = Segment::new(corners[k], corners[(k + 1) % 3]);
+        for j in 0..core.ne {
+            let [i0, i1] = core.e[j];
+            let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
+            // a closest point at a core edge's end is a core vertex's (handled above), and one at
+            // a mesh edge's end a mesh vertex's (handled by the vertex passes), except against a
+            // capsule
+            let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
+                continue;
+            };
+            let inner_a = s > END_EPS && s < 1.0 - END_EPS;
+            let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
+            if !inner_b || (!inner_a && !capsule) {
+                continue;
+            }
+            let d = pb - pa;
+            let l = d.length();
+            let (dist, u) = if r > 0.0 && l > 0.0 {
+                (l - r, d / l)
+            } else if inner_a {
+                let cr = seg_a.d.cross(seg_b.d);
+                let cl = cr.length();
+                if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+                    continue;
+                }
+                let mut u = cr / cl;
+                let t1 = seg_a.d.cross(n);
+                let hint = match mesh.neighbour[t][k] {
+                    Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+                    _ => t1 + n * 1e-3,
+                };
+                if u.dot(hint) < 0.0 {
+                    u = -u;
+                }
+                (d.dot(u) - r, u)
+            } else {
+                continue;
+            };
+            if dist > margin {
+                continue;
+            }
+            let normal = if inner_a {
+                mesh.edge_cone(t, k, u)
+            } else {
+                let v = if s <= END_EPS { k } else { (k + 1) % 3 };
+                mesh.vertex_cone(ids[v] as usize, u)
+            };
+            let Some(normal) = normal else { continue };
+            if !core.edge_ok(j, -normal) {
+                continue;
+            }
+            // a penetrating edge pair is real only if each witness is inside the other shape
+            // (away from convex shapes, crossed edges can be far apart); a witness may graze the
+            // other's surface (the segment between the witnesses leaving it at less than `GRAZE`
+            // radians, at a sharp edge)
+            if dist < 0.0 && r == 0.0 {
+                let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
+                if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
+                    continue;
+                }
+            }
+            let on_core = pb - normal * r;
+            out.push(Cand {
+                dist,
+                pos: (pa + on_core) * 0.5,
+                normal,
+            });
         }
     }
 }
@@ -1220,7 +1287,7 @@ impl Descent<'_> {
         for &t2 in &m2.order[sb..sb + b.count as usize] {
             let slot = &mut tp.tri2_slot[t2 as usize];
             if *slot == 0 {
-                let c = m2.corners(t2 as usize).map(|v| rot * v + off);
+                let c = place(m2.corners(t2 as usize), rot, off);
                 tp.tri2.push(PlacedTri {
                     t: t2,
                     lo: c[0].min(c[1]).min(c[2]),
@@ -1248,7 +1315,7 @@ impl Descent<'_> {
                 continue;
             }
             let c1 = m1.corners(t1 as usize);
-            let ball1 = || ball(c1.map(|v| irot * v + ioff));
+            let ball1 = || ball(place(c1, irot, ioff));
             if !near_surface(self.near1, n1 + t1 as usize, m2, ball1, self.reach) {
                 continue;
             }
@@ -1289,6 +1356,12 @@ impl Descent<'_> {
 /// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
 fn hb_len(n: &Node) -> f64 {
     (n.hi - n.lo).length() * 0.5
+}
+
+/// Triangle corners `c` mapped by `(rot, off)`.
+#[inline(always)]
+fn place(c: [DVec3; 3], rot: DMat3, off: DVec3) -> [DVec3; 3] {
+    [rot * c[0] + off, rot * c[1] + off, rot * c[2] + off]
 }
 
 /// Centroid of a triangle and the distance from it to the farthest corner.

@@ -74,6 +74,8 @@ pub struct TriMesh {
     /// Per triangle and edge: the normal of the triangle across that edge, or `None` for a
     /// boundary edge.
     pub neighbour: Vec<[Option<DVec3>; 3]>,
+    /// Per triangle and edge `k`: the unit direction from corner `k` to corner `(k + 1) % 3`.
+    pub edge_dir: Vec<[DVec3; 3]>,
     /// Vertex neighbours: `vnbr[vnbr_start[v]..vnbr_start[v + 1]]` are the vertices joined to
     /// `v` by an edge.
     pub vnbr_start: Vec<u32>,
@@ -201,6 +203,11 @@ impl TriMesh {
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
         let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
+        let edge_dir = tri
+            .iter()
+            .map(corners)
+            .map(|c| [0, 1, 2].map(|k| (c[(k + 1) % 3] - c[k]).normalize()))
+            .collect();
         let tri_lo = tri
             .iter()
             .map(corners)
@@ -216,6 +223,7 @@ impl TriMesh {
             tri,
             normal,
             neighbour,
+            edge_dir,
             vnbr_start,
             vnbr,
             vnormal,
@@ -245,7 +253,12 @@ impl TriMesh {
     /// The three corners of triangle `t`.
     #[inline]
     pub fn corners(&self, t: usize) -> [DVec3; 3] {
-        self.tri[t].map(|i| self.vert[i as usize])
+        let [a, b, c] = self.tri[t];
+        [
+            self.vert[a as usize],
+            self.vert[b as usize],
+            self.vert[c as usize],
+        ]
     }
 
     /// Neighbours of vertex `v`.
