@@ -243,25 +243,18 @@ impl TriMesh {
     /// `u` if it lies in the normal cone of edge `k` of triangle `t` (snapped to the face
     /// normal on a flat edge), else `None`.
     fn edge_cone(&self, t: usize, k: usize, u: DVec3) -> Option<DVec3> {
+        self.edge_cone_of(t, k).admit(u)
+    }
+
+    /// The normal cone of edge `k` of triangle `t`.
+    #[inline]
+    fn edge_cone_of(&self, t: usize, k: usize) -> EdgeCone {
         let e = self.edge_dir[t][k];
         let n1 = self.normal[t];
-        let t1 = e.cross(n1);
-        if u.dot(t1) < -CONE_EPS {
-            return None;
-        }
-        match self.neighbour[t][k] {
-            None => Some(u),
-            Some(n2) => {
-                let t2 = n2.cross(e);
-                if u.dot(t2) < -CONE_EPS || u.dot(n1 + n2) < -CONE_EPS {
-                    return None;
-                }
-                if n1.dot(n2) >= 1.0 - 1e-9 {
-                    Some(n1)
-                } else {
-                    Some(u)
-                }
-            }
+        EdgeCone {
+            n1,
+            t1: e.cross(n1),
+            across: self.neighbour[t][k].map(|n2| (n2.cross(e), n1 + n2, n1.dot(n2) >= 1.0 - 1e-9)),
         }
     }
 
@@ -279,6 +272,37 @@ impl TriMesh {
             return None;
         }
         Some(self.vflat[v].unwrap_or(u))
+    }
+}
+
+/// The normal cone of a mesh edge: the face normal `n1`, the face's tangent `t1` out of the
+/// edge, and for an interior edge the other face's tangent, the sum of the two normals and
+/// whether the faces are coplanar.
+struct EdgeCone {
+    n1: DVec3,
+    t1: DVec3,
+    across: Option<(DVec3, DVec3, bool)>,
+}
+
+impl EdgeCone {
+    /// `u` if it lies in the cone (snapped to the face normal on a flat edge), else `None`.
+    #[inline]
+    fn admit(&self, u: DVec3) -> Option<DVec3> {
+        if u.dot(self.t1) < -CONE_EPS {
+            return None;
+        }
+        match self.across {
+            None => Some(u),
+            Some((t2, sum, flat)) => {
+                if u.dot(t2) < -CONE_EPS || u.dot(sum) < -CONE_EPS {
+                    None
+                } else if flat {
+                    Some(self.n1)
+                } else {
+                    Some(u)
+                }
+            }
+        }
     }
 }
 
@@ -632,6 +656,10 @@ fn triangle_core(
 /// the core edge and to the mesh edge (or at a mesh vertex, against a capsule), the normal along
 /// the edges' cross product (or between the closest points of a capsule) in both normal cones;
 /// a penetrating pair only if each witness is inside the other shape.
+///
+/// A core without radius (a box's or another mesh's triangle's edges) has the cross product as
+/// the only normal, fixed by the edges' directions: both cones are tested before the closest
+/// points are sought (few edge pairs pass them).
 fn edge_pairs(
     mesh: &TriMesh,
     t: usize,
@@ -647,54 +675,80 @@ fn edge_pairs(
     let capsule = matches!(core.kind, CoreKind::Capsule);
     for k in 0..3 {
         let seg_a = Segment::new(corners[k], corners[(k + 1) % 3]);
+        // the edges' cross product, unit, oriented out of the mesh at this edge; `None` for
+        // (nearly) parallel edges
+        let hint = match mesh.neighbour[t][k] {
+            Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+            _ => seg_a.d.cross(n) + n * 1e-3,
+        };
+        let cone = mesh.edge_cone_of(t, k);
+        let cross_normal = |seg_b: &Segment| {
+            let cr = seg_a.d.cross(seg_b.d);
+            let cl = cr.length();
+            if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+                return None;
+            }
+            let u = cr / cl;
+            Some(if u.dot(hint) < 0.0 { -u } else { u })
+        };
         for j in 0..core.ne {
             let [i0, i1] = core.e[j];
             let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
-            // a closest point at a core edge's end is a core vertex's (handled above), and one at
-            // a mesh edge's end a mesh vertex's (handled by the vertex passes), except against a
-            // capsule
-            let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
-                continue;
-            };
-            let inner_a = s > END_EPS && s < 1.0 - END_EPS;
-            let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
-            if !inner_b || (!inner_a && !capsule) {
-                continue;
-            }
-            let d = pb - pa;
-            let l = d.length();
-            let (dist, u) = if r > 0.0 && l > 0.0 {
-                (l - r, d / l)
-            } else if inner_a {
-                let cr = seg_a.d.cross(seg_b.d);
-                let cl = cr.length();
-                if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+            let (dist, normal, pa, pb, l) = if r == 0.0 && !capsule {
+                let Some(u) = cross_normal(&seg_b) else {
+                    continue;
+                };
+                let Some(normal) = cone.admit(u) else {
+                    continue;
+                };
+                if !core.edge_ok(j, -normal) {
                     continue;
                 }
-                let mut u = cr / cl;
-                let t1 = seg_a.d.cross(n);
-                let hint = match mesh.neighbour[t][k] {
-                    Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
-                    _ => t1 + n * 1e-3,
+                // a closest point at a core edge's end is a core vertex's (handled above), and
+                // one at a mesh edge's end a mesh vertex's (handled by the vertex passes)
+                let Some((pa, pb, ..)) = closest_on_segments(&seg_a, &seg_b, true) else {
+                    continue;
                 };
-                if u.dot(hint) < 0.0 {
-                    u = -u;
-                }
-                (d.dot(u) - r, u)
+                let d = pb - pa;
+                (d.dot(u) - r, normal, pa, pb, d.length())
             } else {
-                continue;
+                // against a capsule, a closest point at a mesh vertex counts
+                let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
+                    continue;
+                };
+                let inner_a = s > END_EPS && s < 1.0 - END_EPS;
+                let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
+                if !inner_b || (!inner_a && !capsule) {
+                    continue;
+                }
+                let d = pb - pa;
+                let l = d.length();
+                let (dist, u) = if r > 0.0 && l > 0.0 {
+                    (l - r, d / l)
+                } else if inner_a {
+                    let Some(u) = cross_normal(&seg_b) else {
+                        continue;
+                    };
+                    (d.dot(u) - r, u)
+                } else {
+                    continue;
+                };
+                if dist > margin {
+                    continue;
+                }
+                let normal = if inner_a {
+                    cone.admit(u)
+                } else {
+                    let v = if s <= END_EPS { k } else { (k + 1) % 3 };
+                    mesh.vertex_cone(ids[v] as usize, u)
+                };
+                let Some(normal) = normal else { continue };
+                if !core.edge_ok(j, -normal) {
+                    continue;
+                }
+                (dist, normal, pa, pb, l)
             };
             if dist > margin {
-                continue;
-            }
-            let normal = if inner_a {
-                mesh.edge_cone(t, k, u)
-            } else {
-                let v = if s <= END_EPS { k } else { (k + 1) % 3 };
-                mesh.vertex_cone(ids[v] as usize, u)
-            };
-            let Some(normal) = normal else { continue };
-            if !core.edge_ok(j, -normal) {
                 continue;
             }
             // a penetrating edge pair is real only if each witness is inside the other shape
