@@ -69,7 +69,7 @@ mod trimesh;
 
 pub use sdf::Sdf;
 use trimesh::LEAF_SIZE;
-pub use trimesh::{Node, TriMesh, TriMeshError};
+pub use trimesh::{Bend, Node, TriMesh, TriMeshError};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
 pub const MAX_MESH_CONTACTS: usize = 4;
@@ -1390,6 +1390,8 @@ impl Descent<'_> {
                 if triangles_apart(&sat1, &p.sat, self.reach) {
                     continue;
                 }
+                // an edge pair's normal lies in both edges' cones, near each face's normal
+                let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
                 triangle_pair(
                     m1,
                     t1 as usize,
@@ -1398,6 +1400,7 @@ impl Descent<'_> {
                     (rot, off),
                     (irot, ioff),
                     tp.margin,
+                    edges,
                     tp.cand,
                     tp.stack,
                     tp.near,
@@ -1590,9 +1593,20 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
     Some(blo - ahi > tol || alo - bhi > tol)
 }
 
+/// Whether no edge of triangle `a` and edge of triangle `b` (normals in one frame, each
+/// triangle's [`Bend`]) can give an edge–edge candidate: its normal `u` must lie in an edge
+/// cone of `a` (within `bend_a.angle` of `a`'s normal) and `-u` in one of `b` (within
+/// `bend_b.angle` of `b`'s normal), so `a`'s normal and the reverse of `b`'s are no more than
+/// the two angles apart.
+#[inline]
+fn cones_apart(bend_a: &Bend, bend_b: &Bend, a: &SatTri, b: &SatTri) -> bool {
+    bend_a.angle + bend_b.angle < std::f64::consts::PI
+        && -a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin
+}
+
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2` (triangles that meet or
 /// lie within the margin), in mesh 1's frame; `fwd` maps mesh 2's frame into mesh 1's and `inv`
-/// back.
+/// back; `edges` adds the edge–edge pairs.
 #[allow(clippy::too_many_arguments)]
 fn triangle_pair(
     m1: &TriMesh,
@@ -1602,13 +1616,14 @@ fn triangle_pair(
     fwd: (DMat3, DVec3),
     inv: (DMat3, DVec3),
     margin: f64,
+    edges: bool,
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
     let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-    triangle_core(m1, t1, &core2, margin, true, cand, stack);
+    triangle_core(m1, t1, &core2, margin, edges, cand, stack);
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
     let start = cand.len();

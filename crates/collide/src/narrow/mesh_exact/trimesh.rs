@@ -2,6 +2,8 @@
 //! neighbours (the normal cones of every feature) and a bounding-volume tree of triangles, all
 //! in the mesh frame and built once.
 
+use std::f64::consts::PI;
+
 use glam::DVec3;
 use thiserror::Error;
 
@@ -76,6 +78,8 @@ pub struct TriMesh {
     pub neighbour: Vec<[Option<DVec3>; 3]>,
     /// Per triangle and edge `k`: the unit direction from corner `k` to corner `(k + 1) % 3`.
     pub edge_dir: Vec<[DVec3; 3]>,
+    /// Per triangle, how far the normal cones of its edges reach from its normal.
+    pub bend: Vec<Bend>,
     /// Vertex neighbours: `vnbr[vnbr_start[v]..vnbr_start[v + 1]]` are the vertices joined to
     /// `v` by an edge.
     pub vnbr_start: Vec<u32>,
@@ -100,6 +104,23 @@ pub struct TriMesh {
     /// The signed distance field baked from the triangles (negative inside).
     pub sdf: Sdf,
 }
+
+/// The widest angle (radians) between a triangle's normal and a direction in the normal cone
+/// of one of its edges: the angle to the neighbour's normal across the edge, π at a boundary
+/// edge (whose cone is a half-space), plus [`BEND_SLACK`], at most π; with its cosine and sine.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bend {
+    /// The angle.
+    pub angle: f64,
+    /// Its cosine.
+    pub cos: f64,
+    /// Its sine.
+    pub sin: f64,
+}
+
+/// Slack (radians) of a [`Bend`] over the angle between normals: covers the cone tests'
+/// tolerance and the rounding of the directions tested, by orders of magnitude.
+pub const BEND_SLACK: f64 = 1e-3;
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
 const FLAT_COS: f64 = 1e-9;
@@ -202,6 +223,22 @@ impl TriMesh {
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
+        let bend = normal
+            .iter()
+            .zip(&neighbour)
+            .map(|(n1, across): (&DVec3, &[Option<DVec3>; 3])| {
+                let widest = across
+                    .iter()
+                    .map(|n2| n2.map_or(PI, |n2| n1.dot(n2).clamp(-1.0, 1.0).acos()))
+                    .fold(0.0, f64::max);
+                let angle = (widest + BEND_SLACK).min(PI);
+                Bend {
+                    angle,
+                    cos: angle.cos(),
+                    sin: angle.sin(),
+                }
+            })
+            .collect();
         let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
         let edge_dir = tri
             .iter()
@@ -224,6 +261,7 @@ impl TriMesh {
             normal,
             neighbour,
             edge_dir,
+            bend,
             vnbr_start,
             vnbr,
             vnormal,
