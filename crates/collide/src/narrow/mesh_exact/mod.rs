@@ -1754,6 +1754,90 @@ mod tests {
         assert!(inside > 50 && inside < 1_950, "{inside} of 2000 inside");
     }
 
+    /// Every direction across a mesh edge that its normal cone admits lies within the
+    /// triangle's `bend` of its normal (convex and concave edges of a coarse and a fine torus,
+    /// directions sampled around the edge and at the neighbour's normal).
+    #[test]
+    fn edge_cones_lie_within_the_bend() {
+        let mut widest = 0.0_f64;
+        for (nu, nv) in [(6, 4), (8, 5), (24, 12)] {
+            let mesh = torus(nu, nv);
+            for t in 0..mesh.ntri() {
+                let (n1, bend) = (mesh.normal[t], mesh.bend[t]);
+                for k in 0..3 {
+                    let side = mesh.edge_dir[t][k].cross(n1);
+                    let n2 = mesh.neighbour[t][k].unwrap();
+                    let b = n2.dot(side).atan2(n2.dot(n1));
+                    let samples = (0..720).map(|i| i as f64 * std::f64::consts::TAU / 720.0);
+                    for a in samples.chain([b - 1e-9, b, b + 1e-9]) {
+                        let u = n1 * a.cos() + side * a.sin();
+                        if mesh.edge_cone(t, k, u).is_some() {
+                            let angle = u.dot(n1).clamp(-1.0, 1.0).acos();
+                            assert!(angle <= bend.angle, "{t} {k}: {angle} > {bend:?}");
+                            widest = widest.max(angle);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(widest > 0.5, "widest admitted angle {widest}");
+    }
+
+    /// Whenever an edge of one torus and an edge of another have a cross-product normal in the
+    /// first edge's cone whose reverse lies in the second's, the triangle pair is not skipped by
+    /// `cones_apart`; and it does skip many pairs (coarse and fine tori, random placements).
+    #[test]
+    fn cones_apart_never_skips_an_admitted_edge_pair() {
+        let mut x = 0x5851_f42d_4c95_7f2d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let (mut admitted, mut skipped, mut tested) = (0, 0, 0);
+        for (nu, nv) in [(8, 5), (24, 12)] {
+            let a = torus(nu, nv);
+            for _ in 0..20 {
+                let axis = DVec3::new(next(), next(), next()).normalize();
+                let rot = DMat3::from_axis_angle(axis, next() * 3.0);
+                let off = DVec3::new(next(), next(), next()) * 0.5;
+                let vert: Vec<DVec3> = a.vert.iter().map(|&v| rot * v + off).collect();
+                let b = TriMesh::new("b", &vert, &a.tri).unwrap();
+                for _ in 0..400 {
+                    let t1 = ((next() + 1.0) * 0.5 * a.ntri() as f64) as usize % a.ntri();
+                    let t2 = ((next() + 1.0) * 0.5 * b.ntri() as f64) as usize % b.ntri();
+                    let (sa, sb) = (
+                        SatTri::new(a.corners(t1), a.normal[t1]),
+                        SatTri::new(b.corners(t2), b.normal[t2]),
+                    );
+                    let apart = cones_apart(&a.bend[t1], &b.bend[t2], &sa, &sb);
+                    tested += 1;
+                    skipped += usize::from(apart);
+                    for k in 0..3 {
+                        for j in 0..3 {
+                            let cr = a.edge_dir[t1][k].cross(b.edge_dir[t2][j]);
+                            if cr.length_squared() < 1e-18 {
+                                continue;
+                            }
+                            for u in [cr.normalize(), -cr.normalize()] {
+                                let Some(normal) = a.edge_cone(t1, k, u) else {
+                                    continue;
+                                };
+                                if b.edge_cone(t2, j, -normal).is_some() {
+                                    admitted += 1;
+                                    assert!(!apart, "{t1} {k} / {t2} {j}: {u}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(admitted > 50, "{admitted} admitted");
+        assert!(skipped > tested / 4, "{skipped} of {tested} skipped");
+    }
+
     /// Two triangles crossing through each other's interiors, and the same pair moved so that
     /// one's crossing segment passes beside the other's: meet, then apart (hand-built).
     #[test]
