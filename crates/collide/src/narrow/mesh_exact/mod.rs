@@ -1119,7 +1119,7 @@ pub fn mesh_mesh(
             }
             (false, true) => true,
             (true, false) => false,
-            (false, false) => (a.hi - a.lo).length_squared() >= (b.hi - b.lo).length_squared(),
+            (false, false) => a.size2 >= b.size2,
         };
         if split1 {
             let (c, pb) = (a.first, descent.node_box2[j as usize]);
@@ -1373,7 +1373,11 @@ impl Descent<'_> {
             if !near_surface(self.near1, n1 + t1 as usize, m2, ball1, self.reach) {
                 continue;
             }
-            let sat1 = SatTri::new(c1, m1.normal[t1 as usize]);
+            let sat1 = SatTri {
+                c: c1,
+                n: m1.normal[t1 as usize],
+                l2: m1.longest_edge2[t1 as usize],
+            };
             for &k in &leaf2[..n_leaf2] {
                 let p = &tp.tri2[k as usize];
                 // the triangles' boxes apart by more than the margin
@@ -1412,7 +1416,7 @@ impl Descent<'_> {
 
 /// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
 fn hb_len(n: &Node) -> f64 {
-    (n.hi - n.lo).length() * 0.5
+    n.size2.sqrt() * 0.5
 }
 
 /// Triangle corners `c` mapped by `(rot, off)`.
@@ -1490,11 +1494,11 @@ struct SatTri {
 
 impl SatTri {
     fn new(c: [DVec3; 3], n: DVec3) -> SatTri {
-        let l2 = (c[1] - c[0])
-            .length_squared()
-            .max((c[2] - c[0]).length_squared())
-            .max((c[2] - c[1]).length_squared());
-        SatTri { c, n, l2 }
+        SatTri {
+            c,
+            n,
+            l2: trimesh::longest_edge2(&c),
+        }
     }
 }
 

@@ -56,6 +56,8 @@ pub struct Node {
     /// Number of triangles (leaf), or 0 for an inner node whose children are `first` and
     /// `first + 1`.
     pub count: u32,
+    /// Squared length of the box's diagonal.
+    pub size2: f64,
 }
 
 /// A triangle mesh with its normal cones and triangle tree, in the mesh frame.
@@ -80,6 +82,8 @@ pub struct TriMesh {
     pub edge_dir: Vec<[DVec3; 3]>,
     /// Per triangle, how far the normal cones of its edges reach from its normal.
     pub bend: Vec<Bend>,
+    /// Per triangle, the squared length of its longest edge.
+    pub longest_edge2: Vec<f64>,
     /// Vertex neighbours: `vnbr[vnbr_start[v]..vnbr_start[v + 1]]` are the vertices joined to
     /// `v` by an edge.
     pub vnbr_start: Vec<u32>,
@@ -121,6 +125,15 @@ pub struct Bend {
 /// Slack (radians) of a [`Bend`] over the angle between normals: covers the cone tests'
 /// tolerance and the rounding of the directions tested, by orders of magnitude.
 pub const BEND_SLACK: f64 = 1e-3;
+
+/// The squared length of the longest edge of triangle `c`.
+#[inline]
+pub(super) fn longest_edge2(c: &[DVec3; 3]) -> f64 {
+    (c[1] - c[0])
+        .length_squared()
+        .max((c[2] - c[0]).length_squared())
+        .max((c[2] - c[1]).length_squared())
+}
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
 const FLAT_COS: f64 = 1e-9;
@@ -240,6 +253,7 @@ impl TriMesh {
             })
             .collect();
         let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
+        let longest_edge2 = tri.iter().map(corners).map(|c| longest_edge2(&c)).collect();
         let edge_dir = tri
             .iter()
             .map(corners)
@@ -262,6 +276,7 @@ impl TriMesh {
             neighbour,
             edge_dir,
             bend,
+            longest_edge2,
             vnbr_start,
             vnbr,
             vnormal,
@@ -319,6 +334,7 @@ impl TriMesh {
             hi: DVec3::ZERO,
             first: 0,
             count: 0,
+            size2: 0.0,
         });
         // explicit work list: (node, start, end)
         let mut work = vec![(0usize, 0usize, self.tri.len())];
@@ -335,6 +351,7 @@ impl TriMesh {
             }
             self.nodes[node].lo = lo;
             self.nodes[node].hi = hi;
+            self.nodes[node].size2 = (hi - lo).length_squared();
             if e - s <= LEAF_SIZE {
                 self.nodes[node].first = s as u32;
                 self.nodes[node].count = (e - s) as u32;
@@ -364,6 +381,7 @@ impl TriMesh {
                     hi: DVec3::ZERO,
                     first: 0,
                     count: 0,
+                    size2: 0.0,
                 });
             }
             self.nodes[node].first = child as u32;
