@@ -668,34 +668,52 @@ fn edge_pairs(
     out: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
 ) {
+    if core.ne == 0 {
+        return;
+    }
     let corners = mesh.corners(t);
     let ids = mesh.tri[t];
     let n = mesh.normal[t];
     let r = core.r;
     let capsule = matches!(core.kind, CoreKind::Capsule);
+    // the direction out of the mesh at edge `k` that orients an edge pair's cross product
+    let hint = |k: usize, seg_a: &Segment| match mesh.neighbour[t][k] {
+        Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+        _ => seg_a.d.cross(n) + n * 1e-3,
+    };
+    // a pair within the margin: kept if a penetrating pair's witnesses are each inside the
+    // other shape (away from convex shapes, crossed edges can be far apart); a witness may graze
+    // the other's surface (the segment between the witnesses, of length `l`, leaving it at less
+    // than `GRAZE` radians, at a sharp edge)
+    let mut keep = |dist: f64, normal: DVec3, pa: DVec3, pb: DVec3, l: f64| {
+        if dist > margin {
+            return;
+        }
+        if dist < 0.0 && r == 0.0 {
+            let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
+            if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
+                return;
+            }
+        }
+        let on_core = pb - normal * r;
+        out.push(Cand {
+            dist,
+            pos: (pa + on_core) * 0.5,
+            normal,
+        });
+    };
     for k in 0..3 {
         let seg_a = Segment::new(corners[k], corners[(k + 1) % 3]);
-        // the edges' cross product, unit, oriented out of the mesh at this edge; `None` for
-        // (nearly) parallel edges
-        let hint = match mesh.neighbour[t][k] {
-            Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
-            _ => seg_a.d.cross(n) + n * 1e-3,
-        };
-        let cone = mesh.edge_cone_of(t, k);
-        let cross_normal = |seg_b: &Segment| {
-            let cr = seg_a.d.cross(seg_b.d);
-            let cl = cr.length();
-            if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
-                return None;
-            }
-            let u = cr / cl;
-            Some(if u.dot(hint) < 0.0 { -u } else { u })
-        };
-        for j in 0..core.ne {
-            let [i0, i1] = core.e[j];
-            let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
-            let (dist, normal, pa, pb, l) = if r == 0.0 && !capsule {
-                let Some(u) = cross_normal(&seg_b) else {
+        if r == 0.0 && !capsule {
+            // the normal is the edges' cross product whatever the closest points: both cones
+            // first, then the closest points, which must be interior (an end of the core's edge
+            // is a core vertex, handled above, and an end of the mesh's a mesh vertex, handled by
+            // the vertex passes)
+            let (hint, cone) = (hint(k, &seg_a), mesh.edge_cone_of(t, k));
+            for j in 0..core.ne {
+                let [i0, i1] = core.e[j];
+                let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
+                let Some(u) = cross_normal(&seg_a, &seg_b, hint) else {
                     continue;
                 };
                 let Some(normal) = cone.admit(u) else {
@@ -704,71 +722,66 @@ fn edge_pairs(
                 if !core.edge_ok(j, -normal) {
                     continue;
                 }
-                // a closest point at a core edge's end is a core vertex's (handled above), and
-                // one at a mesh edge's end a mesh vertex's (handled by the vertex passes)
                 let Some((pa, pb, ..)) = closest_on_segments(&seg_a, &seg_b, true) else {
                     continue;
                 };
                 let d = pb - pa;
-                (d.dot(u) - r, normal, pa, pb, d.length())
+                keep(d.dot(u) - r, normal, pa, pb, d.length());
+            }
+            continue;
+        }
+        for j in 0..core.ne {
+            let [i0, i1] = core.e[j];
+            let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
+            // against a capsule, a closest point at a mesh vertex counts
+            let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
+                continue;
+            };
+            let inner_a = s > END_EPS && s < 1.0 - END_EPS;
+            let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
+            if !inner_b || (!inner_a && !capsule) {
+                continue;
+            }
+            let d = pb - pa;
+            let l = d.length();
+            let (dist, u) = if r > 0.0 && l > 0.0 {
+                (l - r, d / l)
+            } else if inner_a {
+                let Some(u) = cross_normal(&seg_a, &seg_b, hint(k, &seg_a)) else {
+                    continue;
+                };
+                (d.dot(u) - r, u)
             } else {
-                // against a capsule, a closest point at a mesh vertex counts
-                let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
-                    continue;
-                };
-                let inner_a = s > END_EPS && s < 1.0 - END_EPS;
-                let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
-                if !inner_b || (!inner_a && !capsule) {
-                    continue;
-                }
-                let d = pb - pa;
-                let l = d.length();
-                let (dist, u) = if r > 0.0 && l > 0.0 {
-                    (l - r, d / l)
-                } else if inner_a {
-                    let Some(u) = cross_normal(&seg_b) else {
-                        continue;
-                    };
-                    (d.dot(u) - r, u)
-                } else {
-                    continue;
-                };
-                if dist > margin {
-                    continue;
-                }
-                let normal = if inner_a {
-                    cone.admit(u)
-                } else {
-                    let v = if s <= END_EPS { k } else { (k + 1) % 3 };
-                    mesh.vertex_cone(ids[v] as usize, u)
-                };
-                let Some(normal) = normal else { continue };
-                if !core.edge_ok(j, -normal) {
-                    continue;
-                }
-                (dist, normal, pa, pb, l)
+                continue;
             };
             if dist > margin {
                 continue;
             }
-            // a penetrating edge pair is real only if each witness is inside the other shape
-            // (away from convex shapes, crossed edges can be far apart); a witness may graze the
-            // other's surface (the segment between the witnesses leaving it at less than `GRAZE`
-            // radians, at a sharp edge)
-            if dist < 0.0 && r == 0.0 {
-                let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
-                if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
-                    continue;
-                }
+            let normal = if inner_a {
+                mesh.edge_cone(t, k, u)
+            } else {
+                let v = if s <= END_EPS { k } else { (k + 1) % 3 };
+                mesh.vertex_cone(ids[v] as usize, u)
+            };
+            let Some(normal) = normal else { continue };
+            if core.edge_ok(j, -normal) {
+                keep(dist, normal, pa, pb, l);
             }
-            let on_core = pb - normal * r;
-            out.push(Cand {
-                dist,
-                pos: (pa + on_core) * 0.5,
-                normal,
-            });
         }
     }
+}
+
+/// The unit cross product of two segments' directions, oriented along `hint`; `None` for
+/// (nearly) parallel segments.
+#[inline]
+fn cross_normal(seg_a: &Segment, seg_b: &Segment, hint: DVec3) -> Option<DVec3> {
+    let cr = seg_a.d.cross(seg_b.d);
+    let cl = cr.length();
+    if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+        return None;
+    }
+    let u = cr / cl;
+    Some(if u.dot(hint) < 0.0 { -u } else { u })
 }
 
 /// The candidate of a point `p` inside `mesh` (mesh frame) whose nearest surface point is
