@@ -106,10 +106,11 @@ pub struct MeshScratch {
     tri2_slot: Vec<u32>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
     smooth_verts: Vec<(u32, u32, Cand)>,
-    /// Per node of mesh 1 (2), its box placed in mesh 2's (1's) frame, once computed (one
-    /// call).
+    /// Per node of mesh 1 (2), its box placed in mesh 2's (1's) frame, once computed in a call
+    /// (entries of other calls are stale), and the number of the current call (never 0).
     node_box1: Vec<PlacedBox>,
     node_box2: Vec<PlacedBox>,
+    call: u32,
 }
 
 impl MeshScratch {
@@ -1086,9 +1087,17 @@ pub fn mesh_mesh(
         memo.clear();
         memo.resize(n, 0);
     }
+    // the placed-box memos are kept between calls, their entries valid for one call number
+    scratch.call = scratch.call.wrapping_add(1);
+    if scratch.call == 0 {
+        scratch.node_box1.clear();
+        scratch.node_box2.clear();
+        scratch.call = 1;
+    }
     for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
-        boxes.clear();
-        boxes.resize(n, UNPLACED);
+        if boxes.len() < n {
+            boxes.resize(n, PlacedBox::default());
+        }
     }
     scratch.tri2_slot.clear();
     scratch.tri2_slot.resize(m2.tri.len(), 0);
@@ -1102,6 +1111,7 @@ pub fn mesh_mesh(
         reach,
         node_box1: &mut scratch.node_box1,
         node_box2: &mut scratch.node_box2,
+        call: scratch.call,
         near1: &mut scratch.near_surface1,
         near2: &mut scratch.near_surface2,
     };
@@ -1210,40 +1220,50 @@ struct Descent<'a> {
     reach: f64,
     node_box1: &'a mut [PlacedBox],
     node_box2: &'a mut [PlacedBox],
+    call: u32,
     near1: &'a mut [u8],
     near2: &'a mut [u8],
 }
 
-/// A node's box placed by `(rot, arot, off)` in the other mesh's frame: the centre, and the
-/// corners of the box around the placed box (`lo > hi` in a memo entry: not placed yet).
-type PlacedBox = (DVec3, DVec3, DVec3);
+/// A node's box placed in the other mesh's frame: the centre, and the corners of the box
+/// around the placed box; a memo entry, valid in the call numbered `call`.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlacedBox {
+    c: DVec3,
+    lo: DVec3,
+    hi: DVec3,
+    call: u32,
+}
 
-/// A [`PlacedBox`] memo entry not yet computed.
-const UNPLACED: PlacedBox = (DVec3::ZERO, DVec3::ONE, DVec3::NEG_ONE);
-
-/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)`, memoised in `boxes[k]`.
+/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)`, memoised in `boxes[k]` for call `call`.
 #[inline(always)]
 fn placed(
     boxes: &mut [PlacedBox],
     k: u32,
     n: &Node,
     (rot, arot, off): (DMat3, DMat3, DVec3),
+    call: u32,
 ) -> PlacedBox {
     let e = &mut boxes[k as usize];
-    if e.1.x > e.2.x {
+    if e.call != call {
         let (c, h) = (
             rot * ((n.lo + n.hi) * 0.5) + off,
             arot * ((n.hi - n.lo) * 0.5),
         );
-        *e = (c, c - h, c + h);
+        *e = PlacedBox {
+            c,
+            lo: c - h,
+            hi: c + h,
+            call,
+        };
     }
     *e
 }
 
 /// Whether box `n` (own frame), grown by `grow`, overlaps a placed box.
 #[inline(always)]
-fn box_meets(n: &Node, &(_, lo, hi): &PlacedBox, grow: DVec3) -> bool {
-    !((n.lo - grow).cmpgt(hi).any() || (n.hi + grow).cmplt(lo).any())
+fn box_meets(n: &Node, p: &PlacedBox, grow: DVec3) -> bool {
+    !((n.lo - grow).cmpgt(p.hi).any() || (n.hi + grow).cmplt(p.lo).any())
 }
 
 /// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
@@ -1273,8 +1293,15 @@ impl Descent<'_> {
     #[inline]
     fn boxes_meet(&mut self, i: u32, j: u32) -> bool {
         let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[j as usize]);
-        box_meets(a, &placed(self.node_box2, j, b, self.fwd), self.grow)
-            && box_meets(b, &placed(self.node_box1, i, a, self.inv), self.grow)
+        box_meets(
+            a,
+            &placed(self.node_box2, j, b, self.fwd, self.call),
+            self.grow,
+        ) && box_meets(
+            b,
+            &placed(self.node_box1, i, a, self.inv, self.call),
+            self.grow,
+        )
     }
 
     /// Whether node `k` of mesh 1, a child of a node that passed against node `j` of mesh 2
@@ -1284,7 +1311,11 @@ impl Descent<'_> {
     fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
         let (a, b) = (&self.m1.nodes[k as usize], &self.m2.nodes[j as usize]);
         box_meets(a, pb, self.grow)
-            && box_meets(b, &placed(self.node_box1, k, a, self.inv), self.grow)
+            && box_meets(
+                b,
+                &placed(self.node_box1, k, a, self.inv, self.call),
+                self.grow,
+            )
             && self.near1(k)
     }
 
@@ -1293,7 +1324,11 @@ impl Descent<'_> {
     fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
         let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[k as usize]);
         box_meets(b, pa, self.grow)
-            && box_meets(a, &placed(self.node_box2, k, b, self.fwd), self.grow)
+            && box_meets(
+                a,
+                &placed(self.node_box2, k, b, self.fwd, self.call),
+                self.grow,
+            )
             && self.near2(k)
     }
 
@@ -1311,7 +1346,7 @@ impl Descent<'_> {
             memo,
             i as usize,
             self.m2,
-            || (boxes[i as usize].0, hb_len(a)),
+            || (boxes[i as usize].c, hb_len(a)),
             self.reach,
         )
     }
@@ -1328,7 +1363,7 @@ impl Descent<'_> {
             memo,
             j as usize,
             self.m1,
-            || (boxes[j as usize].0, hb_len(b)),
+            || (boxes[j as usize].c, hb_len(b)),
             self.reach,
         )
     }
@@ -1342,7 +1377,9 @@ impl Descent<'_> {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
         let (rot, _, off) = self.fwd;
         let (irot, _, ioff) = self.inv;
-        let (_, blo, bhi) = placed(self.node_box2, j, b, self.fwd);
+        let PlacedBox {
+            lo: blo, hi: bhi, ..
+        } = placed(self.node_box2, j, b, self.fwd, self.call);
         let grow = self.grow;
         // a pair's boxes overlap only if each triangle's box overlaps the other leaf's box
         // (grown by the margin): mesh 2's triangles filtered once, in leaf order
