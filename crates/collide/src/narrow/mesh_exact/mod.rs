@@ -1226,7 +1226,7 @@ struct Descent<'a> {
 }
 
 /// A node's box placed in the other mesh's frame: the centre, and the corners of the box
-/// around the placed box; a memo entry, valid in the call numbered `call`.
+/// around the placed box grown by the margin; a memo entry, valid in the call numbered `call`.
 #[derive(Clone, Copy, Debug, Default)]
 struct PlacedBox {
     c: DVec3,
@@ -1235,13 +1235,15 @@ struct PlacedBox {
     call: u32,
 }
 
-/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)`, memoised in `boxes[k]` for call `call`.
+/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)` grown by `grow`, memoised in `boxes[k]` for
+/// call `call`.
 #[inline(always)]
 fn placed(
     boxes: &mut [PlacedBox],
     k: u32,
     n: &Node,
     (rot, arot, off): (DMat3, DMat3, DVec3),
+    grow: DVec3,
     call: u32,
 ) -> PlacedBox {
     let e = &mut boxes[k as usize];
@@ -1252,18 +1254,18 @@ fn placed(
         );
         *e = PlacedBox {
             c,
-            lo: c - h,
-            hi: c + h,
+            lo: c - h - grow,
+            hi: c + h + grow,
             call,
         };
     }
     *e
 }
 
-/// Whether box `n` (own frame), grown by `grow`, overlaps a placed box.
+/// Whether box `n` (own frame) overlaps a placed box (grown).
 #[inline(always)]
-fn box_meets(n: &Node, p: &PlacedBox, grow: DVec3) -> bool {
-    !((n.lo - grow).cmpgt(p.hi).any() || (n.hi + grow).cmplt(p.lo).any())
+fn box_meets(n: &Node, p: &PlacedBox) -> bool {
+    !(n.lo.cmpgt(p.hi).any() || n.hi.cmplt(p.lo).any())
 }
 
 /// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
@@ -1295,12 +1297,10 @@ impl Descent<'_> {
         let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[j as usize]);
         box_meets(
             a,
-            &placed(self.node_box2, j, b, self.fwd, self.call),
-            self.grow,
+            &placed(self.node_box2, j, b, self.fwd, self.grow, self.call),
         ) && box_meets(
             b,
-            &placed(self.node_box1, i, a, self.inv, self.call),
-            self.grow,
+            &placed(self.node_box1, i, a, self.inv, self.grow, self.call),
         )
     }
 
@@ -1310,11 +1310,10 @@ impl Descent<'_> {
     #[inline(always)]
     fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
         let (a, b) = (&self.m1.nodes[k as usize], &self.m2.nodes[j as usize]);
-        box_meets(a, pb, self.grow)
+        box_meets(a, pb)
             && box_meets(
                 b,
-                &placed(self.node_box1, k, a, self.inv, self.call),
-                self.grow,
+                &placed(self.node_box1, k, a, self.inv, self.grow, self.call),
             )
             && self.near1(k)
     }
@@ -1323,11 +1322,10 @@ impl Descent<'_> {
     #[inline(always)]
     fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
         let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[k as usize]);
-        box_meets(b, pa, self.grow)
+        box_meets(b, pa)
             && box_meets(
                 a,
-                &placed(self.node_box2, k, b, self.fwd, self.call),
-                self.grow,
+                &placed(self.node_box2, k, b, self.fwd, self.grow, self.call),
             )
             && self.near2(k)
     }
@@ -1379,12 +1377,11 @@ impl Descent<'_> {
         let (irot, _, ioff) = self.inv;
         let PlacedBox {
             lo: blo, hi: bhi, ..
-        } = placed(self.node_box2, j, b, self.fwd, self.call);
+        } = placed(self.node_box2, j, b, self.fwd, self.grow, self.call);
         let grow = self.grow;
         // a pair's boxes overlap only if each triangle's box overlaps the other leaf's box
         // (grown by the margin): mesh 2's triangles filtered once, in leaf order
         let (alo, ahi) = (a.lo - grow, a.hi + grow);
-        let (blo, bhi) = (blo - grow, bhi + grow);
         let mut leaf2 = [0u32; LEAF_SIZE];
         let mut n_leaf2 = 0;
         let sb = b.first as usize;
