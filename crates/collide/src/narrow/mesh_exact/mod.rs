@@ -1018,6 +1018,7 @@ fn deepest_inside(
 
 /// Core of triangle `t` of `mesh`, mapped by `(rot, off)` into the frame of the tests, with
 /// `centre` the owning geom's centre in that frame.
+#[inline(always)]
 fn triangle_as_core<'a>(
     mesh: &'a TriMesh,
     t: usize,
