@@ -1263,6 +1263,41 @@ fn placed(
     *e
 }
 
+/// Whether node `n` (index `k`, its box placed in `other`'s frame in `boxes`) may come within
+/// `reach` of `other`'s surface ([`near_surface`], memo `memo`): a node wholly farther, outside
+/// it or deep inside where `deep_vertices` finds its vertices, meets no feature of it.
+#[inline(always)]
+fn node_near(
+    memo: &mut [u8],
+    boxes: &[PlacedBox],
+    k: u32,
+    n: &Node,
+    other: &TriMesh,
+    reach: f64,
+) -> bool {
+    let ball = || (boxes[k as usize].c, hb_len(n));
+    near_surface(memo, k as usize, other, ball, reach)
+}
+
+/// Whether node `k` of a mesh (`own`: the mesh, its placed-box and near-surface memos, the
+/// placement of its frame into the other's) passes against node `j` of the other mesh
+/// (`other`: that mesh, `j`, its box placed in the first mesh's frame): boxes overlapping each
+/// way, node `k` near the other mesh's surface ([`node_near`]).
+#[inline(always)]
+fn child_meets(
+    (mesh, boxes, memo, place): (&TriMesh, &mut [PlacedBox], &mut [u8], (DMat3, DMat3, DVec3)),
+    k: u32,
+    (other, j, p_other): (&TriMesh, u32, &PlacedBox),
+    grow: DVec3,
+    reach: f64,
+    call: u32,
+) -> bool {
+    let (a, b) = (&mesh.nodes[k as usize], &other.nodes[j as usize]);
+    box_meets(a, p_other)
+        && box_meets(b, &placed(boxes, k, a, place, grow, call))
+        && node_near(memo, boxes, k, a, other, reach)
+}
+
 /// Whether box `n` (own frame) overlaps a placed box (grown).
 #[inline(always)]
 fn box_meets(n: &Node, p: &PlacedBox) -> bool {
@@ -1310,61 +1345,30 @@ impl Descent<'_> {
     /// mesh 2's surface ([`Descent::near1`]).
     #[inline(always)]
     fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
-        let (a, b) = (&self.m1.nodes[k as usize], &self.m2.nodes[j as usize]);
-        box_meets(a, pb)
-            && box_meets(
-                b,
-                &placed(self.node_box1, k, a, self.inv, self.grow, self.call),
-            )
-            && self.near1(k)
+        let own = (self.m1, &mut *self.node_box1, &mut *self.near1, self.inv);
+        child_meets(own, k, (self.m2, j, pb), self.grow, self.reach, self.call)
     }
 
     /// [`Descent::child1`] for child `k` of mesh 2 against node `i` of mesh 1 (placed as `pa`).
     #[inline(always)]
     fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
-        let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[k as usize]);
-        box_meets(b, pa)
-            && box_meets(
-                a,
-                &placed(self.node_box2, k, b, self.fwd, self.grow, self.call),
-            )
-            && self.near2(k)
+        let own = (self.m2, &mut *self.node_box2, &mut *self.near2, self.fwd);
+        child_meets(own, k, (self.m1, i, pa), self.grow, self.reach, self.call)
     }
 
-    /// Whether node `i` of mesh 1 may come within the margin of mesh 2's surface (a node wholly
-    /// farther, outside it or deep inside where `deep_vertices` finds its vertices, meets no
-    /// feature of it); its box must have been placed.
+    /// Whether node `i` of mesh 1 may come within the margin of mesh 2's surface; its box must
+    /// have been placed.
     #[inline]
     fn near1(&mut self, i: u32) -> bool {
-        let (memo, boxes, a) = (
-            &mut *self.near1,
-            &*self.node_box1,
-            &self.m1.nodes[i as usize],
-        );
-        near_surface(
-            memo,
-            i as usize,
-            self.m2,
-            || (boxes[i as usize].c, hb_len(a)),
-            self.reach,
-        )
+        let a = &self.m1.nodes[i as usize];
+        node_near(self.near1, self.node_box1, i, a, self.m2, self.reach)
     }
 
     /// [`Descent::near1`] for node `j` of mesh 2 against mesh 1.
     #[inline]
     fn near2(&mut self, j: u32) -> bool {
-        let (memo, boxes, b) = (
-            &mut *self.near2,
-            &*self.node_box2,
-            &self.m2.nodes[j as usize],
-        );
-        near_surface(
-            memo,
-            j as usize,
-            self.m1,
-            || (boxes[j as usize].c, hb_len(b)),
-            self.reach,
-        )
+        let b = &self.m2.nodes[j as usize];
+        node_near(self.near2, self.node_box2, j, b, self.m1, self.reach)
     }
 
     /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
@@ -1740,6 +1744,16 @@ mod tests {
         assert!(met > 2_000 && apart > 2_000, "met {met}, apart {apart}");
     }
 
+    /// Uniform numbers in [-1, 1) from a xorshift generator seeded with `x`.
+    fn xorshift(mut x: u64) -> impl FnMut() -> f64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
+
     /// A torus (major radius 1, tube 0.3) of `nu` by `nv` quads, two triangles each.
     fn torus(nu: usize, nv: usize) -> TriMesh {
         let tau = std::f64::consts::TAU;
@@ -1768,13 +1782,7 @@ mod tests {
     #[test]
     fn nearest_agrees_with_a_scan_and_ignores_hints() {
         let mesh = torus(24, 12);
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut stack = Vec::new();
         let mut inside = 0;
         for k in 0..2_000 {
@@ -1840,13 +1848,7 @@ mod tests {
     /// `cones_apart`; and it does skip many pairs (coarse and fine tori, random placements).
     #[test]
     fn cones_apart_never_skips_an_admitted_edge_pair() {
-        let mut x = 0x5851_f42d_4c95_7f2d_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
         let (mut admitted, mut skipped, mut tested) = (0, 0, 0);
         for (nu, nv) in [(8, 5), (24, 12)] {
             let a = torus(nu, nv);
