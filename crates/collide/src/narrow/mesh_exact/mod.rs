@@ -49,7 +49,14 @@
 //! that meet or lie within the margin (separating axes of two triangles) are tested feature by
 //! feature, and the vertices inside the other mesh come from one pass over the vertices (the
 //! field's value or, on a closed mesh, a node of the point's cell farther outside than the
-//! point is from it; refined on the triangles only where neither rules inside out).
+//! point is from it; refined on the triangles only where neither rules inside out). The two
+//! trees are descended depth first (the larger box split; a child pair tested before it is
+//! stacked), node boxes placed in the other frame once per call. A triangle pair skips its
+//! edge–edge pairs when the two face normals are too far from opposite for any edge pair's
+//! normal to lie in both edges' cones (each triangle's [`Bend`]: the widest angle from its
+//! normal to its edges' cones); with a core without radius (another mesh's triangle, a box)
+//! an edge pair's normal is the edges' cross product, so both cones are tested before the
+//! closest points are sought.
 //!
 //! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
 //! separation along their common normal), not the minimal translation of the whole pair. A

@@ -111,7 +111,8 @@ pub struct TriMesh {
 
 /// The widest angle (radians) between a triangle's normal and a direction in the normal cone
 /// of one of its edges: the angle to the neighbour's normal across the edge, π at a boundary
-/// edge (whose cone is a half-space), plus [`BEND_SLACK`], at most π; with its cosine and sine.
+/// edge (whose cone is a half-space), plus `BEND_SLACK` (1e-3), at most π; with its cosine and
+/// sine.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Bend {
     /// The angle.
@@ -124,7 +125,7 @@ pub struct Bend {
 
 /// Slack (radians) of a [`Bend`] over the angle between normals: covers the cone tests'
 /// tolerance and the rounding of the directions tested, by orders of magnitude.
-pub const BEND_SLACK: f64 = 1e-3;
+const BEND_SLACK: f64 = 1e-3;
 
 /// The squared length of the longest edge of triangle `c`.
 #[inline]
