@@ -1573,7 +1573,10 @@ fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
         [(t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n)]
     };
     // wholly more than `reach` to one side
-    let beyond = |[s0, s1, s2]: [f64; 3]| s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach;
+    // (finite distances: all beyond exactly when the nearest is)
+    let beyond = |[s0, s1, s2]: [f64; 3]| {
+        (s0 > reach && s1 > reach && s2 > reach) || (s0 < -reach && s1 < -reach && s2 < -reach)
+    };
     let sb = dists(ta.n, a[0], b);
     if beyond(sb) {
         return true;
@@ -1632,16 +1635,22 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
     let interval = |t: &[DVec3; 3], s: [f64; 3]| {
         let p = [dir.dot(t[0]), dir.dot(t[1]), dir.dot(t[2])];
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        // (finite positions: plain comparisons)
+        let mut take = |x: f64| {
+            if x < lo {
+                lo = x;
+            }
+            if x > hi {
+                hi = x;
+            }
+        };
         for i in 0..3 {
             let j = (i + 1) % 3;
             if s[i] == 0.0 {
-                lo = lo.min(p[i]);
-                hi = hi.max(p[i]);
+                take(p[i]);
             }
             if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
-                let x = p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j]));
-                lo = lo.min(x);
-                hi = hi.max(x);
+                take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
             }
         }
         (lo, hi)
