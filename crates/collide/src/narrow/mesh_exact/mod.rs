@@ -1631,32 +1631,8 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
     if dir.length_squared() <= 1e-12 || la2 == 0.0 || lb2 == 0.0 {
         return None;
     }
-    // the segment of triangle `t` (corner distances `s`) on the line, as positions along `dir`
-    let interval = |t: &[DVec3; 3], s: [f64; 3]| {
-        let p = [dir.dot(t[0]), dir.dot(t[1]), dir.dot(t[2])];
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        // (finite positions: plain comparisons)
-        let mut take = |x: f64| {
-            if x < lo {
-                lo = x;
-            }
-            if x > hi {
-                hi = x;
-            }
-        };
-        for i in 0..3 {
-            let j = (i + 1) % 3;
-            if s[i] == 0.0 {
-                take(p[i]);
-            }
-            if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
-                take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
-            }
-        }
-        (lo, hi)
-    };
-    let (alo, ahi) = interval(a, sa);
-    let (blo, bhi) = interval(b, sb);
+    let (alo, ahi) = crossing_interval(dir, a, sa);
+    let (blo, bhi) = crossing_interval(dir, b, sb);
     if alo > ahi || blo > bhi {
         return None;
     }
@@ -1674,6 +1650,34 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
 fn cones_apart(bend_a: &Bend, bend_b: &Bend, a: &SatTri, b: &SatTri) -> bool {
     bend_a.angle + bend_b.angle < std::f64::consts::PI
         && -a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin
+}
+
+/// The segment in which triangle `t` (its corners' signed distances `s` from a plane) meets
+/// that plane, as positions along `dir` (a direction in the plane); empty (`lo > hi`) when it
+/// does not reach it.
+#[inline(always)]
+fn crossing_interval(dir: DVec3, t: &[DVec3; 3], s: [f64; 3]) -> (f64, f64) {
+    let p = [dir.dot(t[0]), dir.dot(t[1]), dir.dot(t[2])];
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    // (finite positions: plain comparisons)
+    let mut take = |x: f64| {
+        if x < lo {
+            lo = x;
+        }
+        if x > hi {
+            hi = x;
+        }
+    };
+    for i in 0..3 {
+        let j = (i + 1) % 3;
+        if s[i] == 0.0 {
+            take(p[i]);
+        }
+        if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
+            take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
+        }
+    }
+    (lo, hi)
 }
 
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2` (triangles that meet or
