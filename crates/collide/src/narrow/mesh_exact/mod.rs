@@ -68,8 +68,8 @@ mod smooth;
 mod trimesh;
 
 pub use sdf::Sdf;
-use trimesh::LEAF_SIZE;
 pub use trimesh::{Node, TriMesh, TriMeshError};
+use trimesh::{LEAF_SIZE, VERTEX_CLUSTER};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
 pub const MAX_MESH_CONTACTS: usize = 4;
@@ -142,6 +142,8 @@ struct Deferred {
     anchor: DVec3,
     /// A lower bound of its `dist` if it is inside (the field's value less its error bound).
     lo: f64,
+    /// An upper bound of its depth (the distance to the surface).
+    far: f64,
     /// Whether the field puts it inside for sure (else the nearest surface feature decides).
     sure: bool,
     /// Whether it is inside the pair's second mesh (else the first).
@@ -715,15 +717,17 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
     })
 }
 
-/// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
-/// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
-/// `outer`: those its signed distance field does not put outside (by more than the field's
-/// error bound, or on a closed mesh by a node of the cell, [`Sdf::outside_by_node`]) are
-/// refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest feature,
-/// or surely by the field). Candidates in `outer`'s frame, normals out of `outer`. Vertices
-/// surely inside a closed `outer` by its field are deferred instead (`deferred`, their anchors
-/// placed by `anchor_map`; `in_second`: `outer` is the pair's second mesh), since only the
-/// deepest and the spread of them are ever refined ([`reduce_refining`]).
+/// Gathers the vertices of `inner` (its frame mapped into `outer`'s by `(rot, off)`) not met
+/// by the triangle pairs (`cache`, by vertex id) that may lie inside `outer`, skipping runs of
+/// vertices ([`TriMesh::vball`]) and vertices that `outer`'s signed distance field puts
+/// outside.
+/// - On a closed `outer` a vertex is deferred (`deferred`; its anchor placed by `anchor_map`;
+///   `in_second`: `outer` is the pair's second mesh) with the bounds of the field's nodes
+///   ([`Sdf::node_bounds`]), since only the deepest and the spread of them are ever refined
+///   ([`reduce_refining`]).
+/// - Otherwise it is refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the
+///   nearest feature, or surely by the field): candidates in `outer`'s frame, normals out of
+///   `outer`.
 #[allow(clippy::too_many_arguments)]
 fn deep_vertices(
     outer: &TriMesh,
@@ -737,27 +741,39 @@ fn deep_vertices(
 ) {
     let (lo, hi) = (outer.nodes[0].lo, outer.nodes[0].hi);
     let eb = outer.sdf.error_bound();
-    for (i, (v, n)) in inner.vert.iter().zip(&inner.vnormal).enumerate() {
-        if *n == DVec3::ZERO || cache[i].get().is_some() {
-            continue;
-        }
-        let p = rot * *v + off;
-        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+    let runs = inner.vorder.chunks(VERTEX_CLUSTER).zip(&inner.vball);
+    for (i, p) in runs.flat_map(|(run, &(c, r))| {
+        // a run wholly outside the box, or (closed meshes) wholly outside by the field
+        let c = rot * c + off;
+        let away = (c + r).cmplt(lo).any()
+            || (c - r).cmpgt(hi).any()
+            || (outer.closed && outer.sdf.value(c) - eb - r > 0.0);
+        run[..if away { 0 } else { run.len() }]
+            .iter()
+            .map(move |&i| (i as usize, rot * inner.vert[i as usize] + off))
+    }) {
+        if cache[i].get().is_some() || p.cmplt(lo).any() || p.cmpgt(hi).any() {
             continue;
         }
         let value = outer.sdf.value(p);
-        if value >= eb || (outer.closed && outer.sdf.outside_by_node(p)) {
+        if value >= eb {
             continue;
         }
         if outer.closed {
-            deferred.push(Deferred {
-                p,
-                anchor: anchor_map.0 * p + anchor_map.1,
-                // the nearest search and the field's nodes round alike; a hair for safety
-                lo: value - eb - 1e-9 * (1.0 + outer.sdf.cell),
-                sure: value < -eb,
-                in_second,
-            });
+            // inside the grid (`value` is below the error bound)
+            let Some((lo, hi, far)) = outer.sdf.node_bounds(p) else {
+                continue;
+            };
+            if lo <= 0.0 {
+                deferred.push(Deferred {
+                    p,
+                    anchor: anchor_map.0 * p + anchor_map.1,
+                    lo,
+                    far,
+                    sure: hi < 0.0 || value < -eb,
+                    in_second,
+                });
+            }
             continue;
         }
         let near = outer.nearest(p, stack);
@@ -1259,7 +1275,7 @@ pub fn mesh_mesh(
     // a deferred vertex refined: its candidate in mesh 1's frame
     let refine = |d: &Deferred, stack: &mut Vec<u32>| {
         let outer = if d.in_second { m2 } else { m1 };
-        let near = outer.nearest(d.p, stack);
+        let near = outer.nearest_below(d.p, d.far * d.far, stack);
         if !(near.4 || d.sure) {
             return None;
         }
