@@ -497,6 +497,11 @@ fn triangle_core(
             normal,
         })
     };
+    // another mesh's vertex behind the plane of a closed mesh yields only an inside contact at
+    // zero margin (outside, beside the triangle, it is farther than the margin), which
+    // `deep_vertices` finds and defers
+    let inside_left_to_deep =
+        mesh.closed && margin <= 0.0 && matches!(core.kind, CoreKind::Tri { .. });
     // core vertices against the triangle
     for i in 0..core.nv {
         let p = core.v[i];
@@ -504,6 +509,9 @@ fn triangle_core(
         // in front of the plane and farther than the reach (beyond rounding): no point of
         // the triangle is within it
         if s >= 0.0 && s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
+            continue;
+        }
+        if s < 0.0 && inside_left_to_deep {
             continue;
         }
         let (q, feat) = closest_on_triangle(p, a, b, c);
@@ -515,18 +523,6 @@ fn triangle_core(
                 // pushed when that was first found (a repeat would change nothing)
                 Some((.., true)) => continue,
                 Some(near) => near,
-                // a closed mesh's field settles points well outside without a tree search, and
-                // leaves another mesh's vertices well inside to `deep_vertices`, which defers
-                // their depths
-                // another mesh's vertex behind the plane of a closed mesh yields only an inside
-                // contact at zero margin (outside, beside the triangle, it is farther than the
-                // margin), which `deep_vertices` finds and defers
-                None if mesh.closed
-                    && margin <= 0.0
-                    && matches!(core.kind, CoreKind::Tri { .. }) =>
-                {
-                    continue
-                }
                 // a closed mesh's field settles points well outside without a tree search
                 None if mesh.closed && mesh.sdf.classify(p, 0.0) == Some(false) => {
                     (0.0, p, t, Feature::Face, false)
