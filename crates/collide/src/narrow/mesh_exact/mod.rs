@@ -49,7 +49,14 @@
 //! that meet or lie within the margin (separating axes of two triangles) are tested feature by
 //! feature, and the vertices inside the other mesh come from one pass over the vertices (the
 //! field's value or, on a closed mesh, a node of the point's cell farther outside than the
-//! point is from it; refined on the triangles only where neither rules inside out).
+//! point is from it; refined on the triangles only where neither rules inside out). The two
+//! trees are descended depth first (the larger box split; a child pair tested before it is
+//! stacked), node boxes placed in the other frame once per call. A triangle pair skips its
+//! edge–edge pairs when the two face normals are too far from opposite for any edge pair's
+//! normal to lie in both edges' cones (each triangle's [`Bend`]: the widest angle from its
+//! normal to its edges' cones); with a core without radius (another mesh's triangle, a box)
+//! an edge pair's normal is the edges' cross product, so both cones are tested before the
+//! closest points are sought.
 //!
 //! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
 //! separation along their common normal), not the minimal translation of the whole pair. A
@@ -68,7 +75,7 @@ mod smooth;
 mod trimesh;
 
 pub use sdf::Sdf;
-pub use trimesh::{Node, TriMesh, TriMeshError};
+pub use trimesh::{Bend, Node, TriMesh, TriMeshError};
 use trimesh::{LEAF_SIZE, VERTEX_CLUSTER};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
@@ -100,15 +107,18 @@ pub struct MeshScratch {
     /// surface by that mesh's field: 0 not yet known, 1 near, 2 far (one call).
     near_surface1: Vec<u8>,
     near_surface2: Vec<u8>,
-    /// Mesh 2's vertices in mesh 1's frame (one call).
-    vert2: Vec<DVec3>,
+    /// Mesh 2's triangles met in leaf pairs, placed in mesh 1's frame (one call), and per
+    /// triangle of mesh 2 its index in `tri2` plus one (0: not placed yet).
+    tri2: Vec<PlacedTri>,
+    tri2_slot: Vec<u32>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
     smooth_verts: Vec<(u32, u32, Cand)>,
-    /// Per node of mesh 1 (2), the centre and half-extents of its box placed in mesh 2's (1's)
-    /// frame, once computed (negative half-extents: not yet; one call).
-    node_box1: Vec<(DVec3, DVec3)>,
-    node_box2: Vec<(DVec3, DVec3)>,
-    /// Mesh vertices surely inside the other mesh whose depth is not computed yet (one call).
+    /// Per node of mesh 1 (2), its box placed in mesh 2's (1's) frame, once computed in a call
+    /// (entries of other calls are stale), and the number of the current call (never 0).
+    node_box1: Vec<PlacedBox>,
+    node_box2: Vec<PlacedBox>,
+    call: u32,
+    /// Mesh vertices that may lie inside the other mesh, their depths not computed yet (one call).
     deferred: Vec<Deferred>,
     /// Per deferred vertex: [`UNREFINED`], [`REJECTED`] or its candidate's index in `cand`.
     slot: Vec<u32>,
@@ -199,6 +209,25 @@ fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, Featur
     (a + ab * (vb * den) + ac * (vc * den), Feature::Face)
 }
 
+/// A segment from `p` along `d` (`l2` its squared length).
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    p: DVec3,
+    d: DVec3,
+    l2: f64,
+}
+
+impl Segment {
+    fn new(p: DVec3, q: DVec3) -> Segment {
+        let d = q - p;
+        Segment {
+            p,
+            d,
+            l2: d.length_squared(),
+        }
+    }
+}
+
 /// Closest points of segments `p1q1` and `p2q2`: `(point on 1, point on 2, s, t)` with the
 /// points at parameters `s` and `t`; `None` for a zero-length segment.
 fn closest_segments(
@@ -207,8 +236,20 @@ fn closest_segments(
     p2: DVec3,
     q2: DVec3,
 ) -> Option<(DVec3, DVec3, f64, f64)> {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e) = (d1.length_squared(), d2.length_squared());
+    closest_on_segments(&Segment::new(p1, q1), &Segment::new(p2, q2), false)
+}
+
+/// [`closest_segments`] of `s1` and `s2`; with `interior`, also `None` unless both closest
+/// points lie farther than [`END_EPS`] from the segments' ends.
+#[inline(always)]
+fn closest_on_segments(
+    s1: &Segment,
+    s2: &Segment,
+    interior: bool,
+) -> Option<(DVec3, DVec3, f64, f64)> {
+    let inner = |x: f64| x > END_EPS && x < 1.0 - END_EPS;
+    let (d1, d2, r) = (s1.d, s2.d, s1.p - s2.p);
+    let (a, e) = (s1.l2, s2.l2);
     if a <= 0.0 || e <= 0.0 {
         return None;
     }
@@ -219,7 +260,14 @@ fn closest_segments(
     } else {
         0.0
     };
+    // an end here stays an end, or the other point goes to an end below
+    if interior && !inner(s) {
+        return None;
+    }
     let mut t = (b * s + f) / e;
+    if interior && !inner(t) {
+        return None;
+    }
     if t < 0.0 {
         t = 0.0;
         s = (-c / a).clamp(0.0, 1.0);
@@ -227,33 +275,25 @@ fn closest_segments(
         t = 1.0;
         s = ((b - c) / a).clamp(0.0, 1.0);
     }
-    Some((p1 + d1 * s, p2 + d2 * t, s, t))
+    Some((s1.p + d1 * s, s2.p + d2 * t, s, t))
 }
 
 impl TriMesh {
     /// `u` if it lies in the normal cone of edge `k` of triangle `t` (snapped to the face
     /// normal on a flat edge), else `None`.
     fn edge_cone(&self, t: usize, k: usize, u: DVec3) -> Option<DVec3> {
-        let c = self.corners(t);
-        let e = (c[(k + 1) % 3] - c[k]).normalize();
+        self.edge_cone_of(t, k).admit(u)
+    }
+
+    /// The normal cone of edge `k` of triangle `t`.
+    #[inline]
+    fn edge_cone_of(&self, t: usize, k: usize) -> EdgeCone {
+        let e = self.edge_dir[t][k];
         let n1 = self.normal[t];
-        let t1 = e.cross(n1);
-        if u.dot(t1) < -CONE_EPS {
-            return None;
-        }
-        match self.neighbour[t][k] {
-            None => Some(u),
-            Some(n2) => {
-                let t2 = n2.cross(e);
-                if u.dot(t2) < -CONE_EPS || u.dot(n1 + n2) < -CONE_EPS {
-                    return None;
-                }
-                if n1.dot(n2) >= 1.0 - 1e-9 {
-                    Some(n1)
-                } else {
-                    Some(u)
-                }
-            }
+        EdgeCone {
+            n1,
+            t1: e.cross(n1),
+            across: self.neighbour[t][k].map(|n2| (n2.cross(e), n1 + n2, n1.dot(n2) >= 1.0 - 1e-9)),
         }
     }
 
@@ -271,6 +311,37 @@ impl TriMesh {
             return None;
         }
         Some(self.vflat[v].unwrap_or(u))
+    }
+}
+
+/// The normal cone of a mesh edge: the face normal `n1`, the face's tangent `t1` out of the
+/// edge, and for an interior edge the other face's tangent, the sum of the two normals and
+/// whether the faces are coplanar.
+struct EdgeCone {
+    n1: DVec3,
+    t1: DVec3,
+    across: Option<(DVec3, DVec3, bool)>,
+}
+
+impl EdgeCone {
+    /// `u` if it lies in the cone (snapped to the face normal on a flat edge), else `None`.
+    #[inline]
+    fn admit(&self, u: DVec3) -> Option<DVec3> {
+        if u.dot(self.t1) < -CONE_EPS {
+            return None;
+        }
+        match self.across {
+            None => Some(u),
+            Some((t2, sum, flat)) => {
+                if u.dot(t2) < -CONE_EPS || u.dot(sum) < -CONE_EPS {
+                    None
+                } else if flat {
+                    Some(self.n1)
+                } else {
+                    Some(u)
+                }
+            }
+        }
     }
 }
 
@@ -603,76 +674,11 @@ fn triangle_core(
             }
         }
     }
-    // edges against core edges
-    let capsule = matches!(core.kind, CoreKind::Capsule);
     if edges {
-        for k in 0..3 {
-            let (e0, e1) = (corners[k], corners[(k + 1) % 3]);
-            for j in 0..core.ne {
-                let [i0, i1] = core.e[j];
-                let (f0, f1) = (core.v[i0 as usize], core.v[i1 as usize]);
-                let Some((pa, pb, s, tt)) = closest_segments(e0, e1, f0, f1) else {
-                    continue;
-                };
-                let inner_a = s > END_EPS && s < 1.0 - END_EPS;
-                let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
-                // core vertices were handled above; mesh vertices against a box or another
-                // mesh's edges are handled by the vertex passes
-                if !inner_b || (!inner_a && !capsule) {
-                    continue;
-                }
-                let d = pb - pa;
-                let l = d.length();
-                let (dist, u) = if r > 0.0 && l > 0.0 {
-                    (l - r, d / l)
-                } else if inner_a {
-                    let cr = (e1 - e0).cross(f1 - f0);
-                    let cl = cr.length();
-                    if cl <= 1e-9 * (e1 - e0).length() * (f1 - f0).length() {
-                        continue;
-                    }
-                    let mut u = cr / cl;
-                    let t1 = (e1 - e0).cross(n);
-                    let hint = match mesh.neighbour[t][k] {
-                        Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
-                        _ => t1 + n * 1e-3,
-                    };
-                    if u.dot(hint) < 0.0 {
-                        u = -u;
-                    }
-                    (d.dot(u) - r, u)
-                } else {
-                    continue;
-                };
-                if dist > margin {
-                    continue;
-                }
-                let normal = if inner_a {
-                    mesh.edge_cone(t, k, u)
-                } else {
-                    let v = if s <= END_EPS { k } else { (k + 1) % 3 };
-                    mesh.vertex_cone(ids[v] as usize, u)
-                };
-                let Some(normal) = normal else { continue };
-                if !core.edge_ok(j, -normal) {
-                    continue;
-                }
-                // a penetrating edge pair is real only if each witness is inside the other
-                // shape (away from convex shapes, crossed edges can be far apart); a witness
-                // may graze the other's surface (the segment between the witnesses leaving it
-                // at less than `GRAZE` radians, at a sharp edge)
-                if dist < 0.0 && r == 0.0 {
-                    let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
-                    if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
-                        continue;
-                    }
-                }
-                push(dist, pa, pb - normal * r, normal);
-            }
-        }
+        edge_pairs(mesh, t, core, margin, out, stack);
     }
     // a capsule segment piercing the triangle
-    if capsule {
+    if matches!(core.kind, CoreKind::Capsule) {
         let (p0, p1) = (core.v[0], core.v[1]);
         let (s0, s1) = ((p0 - a).dot(n), (p1 - a).dot(n));
         if (s0 < 0.0) != (s1 < 0.0) {
@@ -681,10 +687,148 @@ fn triangle_core(
             let (pe, se) = if s0 < s1 { (p0, s0) } else { (p1, s1) };
             let dist = se - r;
             if feat == Feature::Face && dist <= margin && (core.centre - x).dot(n) >= -r {
-                push(dist, pe - n * se, pe - n * r, n);
+                let (on_mesh, on_core) = (pe - n * se, pe - n * r);
+                out.push(Cand {
+                    dist,
+                    pos: (on_mesh + on_core) * 0.5,
+                    normal: n,
+                });
             }
         }
     }
+}
+
+/// Appends the candidates of the edges of triangle `t` of `mesh` against the edges of `core`
+/// (both in the mesh frame) with `dist <= margin`: pairs whose closest points are interior to
+/// the core edge and to the mesh edge (or at a mesh vertex, against a capsule), the normal along
+/// the edges' cross product (or between the closest points of a capsule) in both normal cones;
+/// a penetrating pair only if each witness is inside the other shape.
+///
+/// A core without radius (a box's or another mesh's triangle's edges) has the cross product as
+/// the only normal, fixed by the edges' directions: both cones are tested before the closest
+/// points are sought (few edge pairs pass them).
+fn edge_pairs(
+    mesh: &TriMesh,
+    t: usize,
+    core: &Core,
+    margin: f64,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
+    if core.ne == 0 {
+        return;
+    }
+    let corners = mesh.corners(t);
+    let ids = mesh.tri[t];
+    let n = mesh.normal[t];
+    let r = core.r;
+    let capsule = matches!(core.kind, CoreKind::Capsule);
+    // the direction out of the mesh at edge `k` that orients an edge pair's cross product
+    let hint = |k: usize, seg_a: &Segment| match mesh.neighbour[t][k] {
+        Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+        _ => seg_a.d.cross(n) + n * 1e-3,
+    };
+    // a pair within the margin: kept if a penetrating pair's witnesses are each inside the
+    // other shape (away from convex shapes, crossed edges can be far apart); a witness may graze
+    // the other's surface (the segment between the witnesses, of length `l`, leaving it at less
+    // than `GRAZE` radians, at a sharp edge)
+    let mut keep = |dist: f64, normal: DVec3, pa: DVec3, pb: DVec3, l: f64| {
+        if dist > margin {
+            return;
+        }
+        if dist < 0.0 && r == 0.0 {
+            let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
+            if !core.contains(pa, tol, stack) || !mesh.inside_or_near(pb, tol, stack) {
+                return;
+            }
+        }
+        let on_core = pb - normal * r;
+        out.push(Cand {
+            dist,
+            pos: (pa + on_core) * 0.5,
+            normal,
+        });
+    };
+    for k in 0..3 {
+        let seg_a = Segment::new(corners[k], corners[(k + 1) % 3]);
+        if r == 0.0 && !capsule {
+            // the normal is the edges' cross product whatever the closest points: both cones
+            // first, then the closest points, which must be interior (an end of the core's edge
+            // is a core vertex, handled above, and an end of the mesh's a mesh vertex, handled by
+            // the vertex passes)
+            let (hint, cone) = (hint(k, &seg_a), mesh.edge_cone_of(t, k));
+            for j in 0..core.ne {
+                let [i0, i1] = core.e[j];
+                let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
+                let Some(u) = cross_normal(&seg_a, &seg_b, hint) else {
+                    continue;
+                };
+                let Some(normal) = cone.admit(u) else {
+                    continue;
+                };
+                if !core.edge_ok(j, -normal) {
+                    continue;
+                }
+                let Some((pa, pb, ..)) = closest_on_segments(&seg_a, &seg_b, true) else {
+                    continue;
+                };
+                let d = pb - pa;
+                keep(d.dot(u) - r, normal, pa, pb, d.length());
+            }
+            continue;
+        }
+        for j in 0..core.ne {
+            let [i0, i1] = core.e[j];
+            let seg_b = Segment::new(core.v[i0 as usize], core.v[i1 as usize]);
+            // against a capsule, a closest point at a mesh vertex counts
+            let Some((pa, pb, s, tt)) = closest_on_segments(&seg_a, &seg_b, !capsule) else {
+                continue;
+            };
+            let inner_a = s > END_EPS && s < 1.0 - END_EPS;
+            let inner_b = tt > END_EPS && tt < 1.0 - END_EPS;
+            if !inner_b || (!inner_a && !capsule) {
+                continue;
+            }
+            let d = pb - pa;
+            let l = d.length();
+            let (dist, u) = if r > 0.0 && l > 0.0 {
+                (l - r, d / l)
+            } else if inner_a {
+                let Some(u) = cross_normal(&seg_a, &seg_b, hint(k, &seg_a)) else {
+                    continue;
+                };
+                (d.dot(u) - r, u)
+            } else {
+                continue;
+            };
+            if dist > margin {
+                continue;
+            }
+            let normal = if inner_a {
+                mesh.edge_cone(t, k, u)
+            } else {
+                let v = if s <= END_EPS { k } else { (k + 1) % 3 };
+                mesh.vertex_cone(ids[v] as usize, u)
+            };
+            let Some(normal) = normal else { continue };
+            if core.edge_ok(j, -normal) {
+                keep(dist, normal, pa, pb, l);
+            }
+        }
+    }
+}
+
+/// The unit cross product of two segments' directions, oriented along `hint`; `None` for
+/// (nearly) parallel segments.
+#[inline]
+fn cross_normal(seg_a: &Segment, seg_b: &Segment, hint: DVec3) -> Option<DVec3> {
+    let cr = seg_a.d.cross(seg_b.d);
+    let cl = cr.length();
+    if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+        return None;
+    }
+    let u = cr / cl;
+    Some(if u.dot(hint) < 0.0 { -u } else { u })
 }
 
 /// The candidate of a point `p` inside `mesh` (mesh frame) whose nearest surface point is
@@ -1028,6 +1172,7 @@ fn deepest_inside(
 
 /// Core of triangle `t` of `mesh`, mapped by `(rot, off)` into the frame of the tests, with
 /// `centre` the owning geom's centre in that frame.
+#[inline(always)]
 fn triangle_as_core<'a>(
     mesh: &'a TriMesh,
     t: usize,
@@ -1089,8 +1234,6 @@ pub fn mesh_mesh(
         cache.resize(n, Cell::new(None));
     }
     let reach = margin.max(0.0);
-    scratch.vert2.clear();
-    scratch.vert2.extend(m2.vert.iter().map(|&v| rot * v + off));
     let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
     for (memo, n) in [
         (&mut scratch.near_surface1, n1 + m1.tri.len()),
@@ -1099,129 +1242,80 @@ pub fn mesh_mesh(
         memo.clear();
         memo.resize(n, 0);
     }
-    let unknown = (DVec3::ZERO, DVec3::splat(-1.0));
-    for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
-        boxes.clear();
-        boxes.resize(n, unknown);
+    // the placed-box memos are kept between calls, their entries valid for one call number
+    scratch.call = scratch.call.wrapping_add(1);
+    if scratch.call == 0 {
+        scratch.node_box1.clear();
+        scratch.node_box2.clear();
+        scratch.call = 1;
     }
-    // a node's box placed in the other mesh's frame (centre, half-extents), memoised
-    let placed = |boxes: &mut [(DVec3, DVec3)], k: u32, n: &Node, rot: DMat3, arot: DMat3, off| {
-        let e = &mut boxes[k as usize];
-        if e.1.x < 0.0 {
-            *e = (
-                rot * ((n.lo + n.hi) * 0.5) + off,
-                arot * ((n.hi - n.lo) * 0.5),
-            );
+    for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
+        if boxes.len() < n {
+            boxes.resize(n, PlacedBox::default());
         }
-        *e
+    }
+    scratch.tri2_slot.clear();
+    scratch.tri2_slot.resize(m2.tri.len(), 0);
+    scratch.tri2.clear();
+    let mut descent = Descent {
+        m1,
+        m2,
+        fwd: (rot, arot, off),
+        inv: (irot, iarot, ioff),
+        grow,
+        reach,
+        node_box1: &mut scratch.node_box1,
+        node_box2: &mut scratch.node_box2,
+        call: scratch.call,
+        near1: &mut scratch.near_surface1,
+        near2: &mut scratch.near_surface2,
     };
-    scratch.pair_stack.clear();
-    scratch.pair_stack.push((0, 0));
-    let mut roots_overlap = false;
-    while let Some((i, j)) = scratch.pair_stack.pop() {
+    let stack = &mut scratch.pair_stack;
+    stack.clear();
+    // pairs on the stack have passed every test: boxes overlapping, both nodes near the other
+    // mesh's surface
+    let roots_overlap = descent.boxes_meet(0, 0);
+    if roots_overlap && descent.near1(0) && descent.near2(0) {
+        stack.push((0, 0));
+    }
+    while let Some((i, j)) = stack.pop() {
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
-        let (cb, hb) = placed(&mut scratch.node_box2, j, b, rot, arot, off);
-        if (a.lo - grow).cmpgt(cb + hb).any() || (a.hi + grow).cmplt(cb - hb).any() {
-            continue;
-        }
-        // and the other way: a's box in mesh 2's frame against b's (long boxes at an angle
-        // are separated along one of the two boxes' axes more often than along one's alone)
-        let (ca, ha) = placed(&mut scratch.node_box1, i, a, irot, iarot, ioff);
-        if (b.lo - grow).cmpgt(ca + ha).any() || (b.hi + grow).cmplt(ca - ha).any() {
-            continue;
-        }
-        roots_overlap = true;
-        // a node wholly farther than the margin from the other mesh's surface (outside it, or
-        // deep inside, where `deep_vertices` finds its vertices) meets no feature of it
-        let (memo1, memo2) = (&mut scratch.near_surface1, &mut scratch.near_surface2);
-        if !near_surface(memo1, i as usize, m2, || (ca, hb_len(a)), reach)
-            || !near_surface(memo2, j as usize, m1, || (cb, hb_len(b)), reach)
-        {
-            continue;
-        }
-        match (a.count > 0, b.count > 0) {
+        // descend the larger box (ties: mesh 1); the children are tested here and those that
+        // pass pushed in reverse, so that the first child's pairs are visited first
+        let split1 = match (a.count > 0, b.count > 0) {
             (true, true) => {
-                let (sa, sb) = (a.first as usize, b.first as usize);
-                let vert2 = &scratch.vert2;
-                // a pair's boxes overlap only if each triangle's box overlaps the other leaf's
-                // box (grown by the margin): mesh 2's triangles filtered once, in leaf order
-                let (alo, ahi) = (a.lo - grow, a.hi + grow);
-                let (blo, bhi) = (cb - hb - grow, cb + hb + grow);
-                let (mut leaf2, mut box2) =
-                    ([0u32; LEAF_SIZE], [(DVec3::ZERO, DVec3::ZERO); LEAF_SIZE]);
-                let mut n_leaf2 = 0;
-                for &t2 in &m2.order[sb..sb + b.count as usize] {
-                    let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
-                    let (lo2, hi2) = (c2[0].min(c2[1]).min(c2[2]), c2[0].max(c2[1]).max(c2[2]));
-                    if lo2.cmple(ahi).all() && hi2.cmpge(alo).all() {
-                        leaf2[n_leaf2] = t2;
-                        box2[n_leaf2] = (lo2, hi2);
-                        n_leaf2 += 1;
-                    }
-                }
-                if n_leaf2 == 0 {
-                    continue;
-                }
-                for &t1 in &m1.order[sa..sa + a.count as usize] {
-                    let lo1 = m1.tri_lo[t1 as usize] - grow;
-                    let hi1 = m1.tri_hi[t1 as usize] + grow;
-                    if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
-                        continue;
-                    }
-                    let (c1, nm1) = (m1.corners(t1 as usize), m1.normal[t1 as usize]);
-                    let ball1 = || ball(c1.map(|v| irot * v + ioff));
-                    if !near_surface(memo1, n1 + t1 as usize, m2, ball1, reach) {
-                        continue;
-                    }
-                    for (&t2, &(lo2, hi2)) in leaf2[..n_leaf2].iter().zip(&box2) {
-                        // the triangles' boxes apart by more than the margin
-                        if lo2.cmpgt(hi1).any() || hi2.cmplt(lo1).any() {
-                            continue;
-                        }
-                        let c2 = m2.tri[t2 as usize].map(|v| vert2[v as usize]);
-                        if !near_surface(memo2, n2 + t2 as usize, m1, || ball(c2), reach) {
-                            continue;
-                        }
-                        // the triangles must meet or lie within the margin: a triangle wholly
-                        // beyond or behind the other gives no near feature pair, and its
-                        // vertices deep inside the other mesh are found by `deep_vertices`
-                        let nm2 = rot * m2.normal[t2 as usize];
-                        if triangles_apart(&c1, &c2, nm1, nm2, reach) {
-                            continue;
-                        }
-                        triangle_pair(
-                            m1,
-                            t1 as usize,
-                            m2,
-                            t2 as usize,
-                            (rot, off),
-                            (irot, ioff),
-                            margin,
-                            &mut scratch.cand,
-                            &mut scratch.stack,
-                            (&scratch.near12, &scratch.near21),
-                        );
-                    }
-                }
+                let tris = TriPairs {
+                    tri2: &mut scratch.tri2,
+                    tri2_slot: &mut scratch.tri2_slot,
+                    cand: &mut scratch.cand,
+                    stack: &mut scratch.stack,
+                    near: (&scratch.near12, &scratch.near21),
+                    margin,
+                };
+                descent.leaf_pair(i, j, tris);
+                continue;
             }
-            // descend the larger box (ties: mesh 1), children pushed in reverse so that the
-            // first child is visited first
-            (false, true) => {
-                scratch.pair_stack.push((a.first + 1, j));
-                scratch.pair_stack.push((a.first, j));
+            (false, true) => true,
+            (true, false) => false,
+            (false, false) => a.size2 >= b.size2,
+        };
+        if split1 {
+            let (c, pb) = (a.first, descent.node_box2[j as usize]);
+            let first = descent.child1(c, j, &pb);
+            if descent.child1(c + 1, j, &pb) {
+                stack.push((c + 1, j));
             }
-            (true, false) => {
-                scratch.pair_stack.push((i, b.first + 1));
-                scratch.pair_stack.push((i, b.first));
+            if first {
+                stack.push((c, j));
             }
-            (false, false) => {
-                if (a.hi - a.lo).length_squared() >= (b.hi - b.lo).length_squared() {
-                    scratch.pair_stack.push((a.first + 1, j));
-                    scratch.pair_stack.push((a.first, j));
-                } else {
-                    scratch.pair_stack.push((i, b.first + 1));
-                    scratch.pair_stack.push((i, b.first));
-                }
+        } else {
+            let (c, pa) = (b.first, descent.node_box1[i as usize]);
+            let first = descent.child2(i, c, &pa);
+            if descent.child2(i, c + 1, &pa) {
+                stack.push((i, c + 1));
+            }
+            if first {
+                stack.push((i, c));
             }
         }
     }
@@ -1289,9 +1383,273 @@ pub fn mesh_mesh(
     reduce_refining(scratch, s1.pos, &s1.mat, false, out, refine)
 }
 
+/// The descent of [`mesh_mesh`] over node pairs: the two placements (mesh 2's frame in mesh
+/// 1's as `fwd`, the converse as `inv`: rotation, its element-wise magnitude, offset), the
+/// margin, and the per-call memos of placed node boxes and of nodes near the other mesh's
+/// surface (see [`MeshScratch`]).
+struct Descent<'a> {
+    m1: &'a TriMesh,
+    m2: &'a TriMesh,
+    fwd: (DMat3, DMat3, DVec3),
+    inv: (DMat3, DMat3, DVec3),
+    grow: DVec3,
+    reach: f64,
+    node_box1: &'a mut [PlacedBox],
+    node_box2: &'a mut [PlacedBox],
+    call: u32,
+    near1: &'a mut [u8],
+    near2: &'a mut [u8],
+}
+
+/// A node's box placed in the other mesh's frame: the centre, and the corners of the box
+/// around the placed box grown by the margin; a memo entry, valid in the call numbered `call`.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlacedBox {
+    c: DVec3,
+    lo: DVec3,
+    hi: DVec3,
+    call: u32,
+}
+
+/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)` grown by `grow`, memoised in `boxes[k]` for
+/// call `call`.
+#[inline(always)]
+fn placed(
+    boxes: &mut [PlacedBox],
+    k: u32,
+    n: &Node,
+    (rot, arot, off): (DMat3, DMat3, DVec3),
+    grow: DVec3,
+    call: u32,
+) -> PlacedBox {
+    let e = &mut boxes[k as usize];
+    if e.call != call {
+        let (c, h) = (
+            rot * ((n.lo + n.hi) * 0.5) + off,
+            arot * ((n.hi - n.lo) * 0.5),
+        );
+        *e = PlacedBox {
+            c,
+            lo: c - h - grow,
+            hi: c + h + grow,
+            call,
+        };
+    }
+    *e
+}
+
+/// Whether node `n` (index `k`, its box placed in `other`'s frame in `boxes`) may come within
+/// `reach` of `other`'s surface ([`near_surface`], memo `memo`): a node wholly farther, outside
+/// it or deep inside where `deep_vertices` finds its vertices, meets no feature of it.
+#[inline(always)]
+fn node_near(
+    memo: &mut [u8],
+    boxes: &[PlacedBox],
+    k: u32,
+    n: &Node,
+    other: &TriMesh,
+    reach: f64,
+) -> bool {
+    let ball = || (boxes[k as usize].c, hb_len(n));
+    near_surface(memo, k as usize, other, ball, reach)
+}
+
+/// Whether node `k` of a mesh (`own`: the mesh, its placed-box and near-surface memos, the
+/// placement of its frame into the other's) passes against node `j` of the other mesh
+/// (`other`: that mesh, `j`, its box placed in the first mesh's frame): boxes overlapping each
+/// way, node `k` near the other mesh's surface ([`node_near`]).
+#[inline(always)]
+fn child_meets(
+    (mesh, boxes, memo, place): (&TriMesh, &mut [PlacedBox], &mut [u8], (DMat3, DMat3, DVec3)),
+    k: u32,
+    (other, j, p_other): (&TriMesh, u32, &PlacedBox),
+    grow: DVec3,
+    reach: f64,
+    call: u32,
+) -> bool {
+    let (a, b) = (&mesh.nodes[k as usize], &other.nodes[j as usize]);
+    box_meets(a, p_other)
+        && box_meets(b, &placed(boxes, k, a, place, grow, call))
+        && node_near(memo, boxes, k, a, other, reach)
+}
+
+/// Whether box `n` (own frame) overlaps a placed box (grown).
+#[inline(always)]
+fn box_meets(n: &Node, p: &PlacedBox) -> bool {
+    !(n.lo.cmpgt(p.hi).any() || n.hi.cmplt(p.lo).any())
+}
+
+/// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
+/// box, and separating-axis data.
+#[derive(Clone, Copy, Debug)]
+struct PlacedTri {
+    t: u32,
+    lo: DVec3,
+    hi: DVec3,
+    sat: SatTri,
+}
+
+/// What the triangle pairs of a leaf pair write to, borrowed from [`MeshScratch`].
+struct TriPairs<'a> {
+    tri2: &'a mut Vec<PlacedTri>,
+    tri2_slot: &'a mut [u32],
+    cand: &'a mut Vec<Cand>,
+    stack: &'a mut Vec<u32>,
+    near: (&'a [NearCell], &'a [NearCell]),
+    margin: f64,
+}
+
+impl Descent<'_> {
+    /// Whether node `i` of mesh 1 and node `j` of mesh 2 overlap, grown by the margin, each
+    /// box placed in the other's frame (long boxes at an angle are separated along one of the
+    /// two boxes' axes more often than along one's alone).
+    #[inline]
+    fn boxes_meet(&mut self, i: u32, j: u32) -> bool {
+        let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[j as usize]);
+        box_meets(
+            a,
+            &placed(self.node_box2, j, b, self.fwd, self.grow, self.call),
+        ) && box_meets(
+            b,
+            &placed(self.node_box1, i, a, self.inv, self.grow, self.call),
+        )
+    }
+
+    /// Whether node `k` of mesh 1, a child of a node that passed against node `j` of mesh 2
+    /// (placed as `pb`), passes: boxes overlapping ([`Descent::boxes_meet`]) and the child near
+    /// mesh 2's surface ([`Descent::near1`]).
+    #[inline(always)]
+    fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
+        let own = (self.m1, &mut *self.node_box1, &mut *self.near1, self.inv);
+        child_meets(own, k, (self.m2, j, pb), self.grow, self.reach, self.call)
+    }
+
+    /// [`Descent::child1`] for child `k` of mesh 2 against node `i` of mesh 1 (placed as `pa`).
+    #[inline(always)]
+    fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
+        let own = (self.m2, &mut *self.node_box2, &mut *self.near2, self.fwd);
+        child_meets(own, k, (self.m1, i, pa), self.grow, self.reach, self.call)
+    }
+
+    /// Whether node `i` of mesh 1 may come within the margin of mesh 2's surface; its box must
+    /// have been placed.
+    #[inline]
+    fn near1(&mut self, i: u32) -> bool {
+        let a = &self.m1.nodes[i as usize];
+        node_near(self.near1, self.node_box1, i, a, self.m2, self.reach)
+    }
+
+    /// [`Descent::near1`] for node `j` of mesh 2 against mesh 1.
+    #[inline]
+    fn near2(&mut self, j: u32) -> bool {
+        let b = &self.m2.nodes[j as usize];
+        node_near(self.near2, self.node_box2, j, b, self.m1, self.reach)
+    }
+
+    /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
+    /// node tests): pairs whose boxes overlap (grown by the margin), each triangle near the
+    /// other mesh's surface by its field, that meet or lie within the margin
+    /// ([`triangles_apart`]) go to [`triangle_pair`], in leaf order.
+    fn leaf_pair(&mut self, i: u32, j: u32, tp: TriPairs) {
+        let (m1, m2) = (self.m1, self.m2);
+        let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
+        let (rot, _, off) = self.fwd;
+        let (irot, _, ioff) = self.inv;
+        let PlacedBox {
+            lo: blo, hi: bhi, ..
+        } = placed(self.node_box2, j, b, self.fwd, self.grow, self.call);
+        let grow = self.grow;
+        // a pair's boxes overlap only if each triangle's box overlaps the other leaf's box
+        // (grown by the margin): mesh 2's triangles filtered once, in leaf order
+        let (alo, ahi) = (a.lo - grow, a.hi + grow);
+        let mut leaf2 = [0u32; LEAF_SIZE];
+        let mut n_leaf2 = 0;
+        let sb = b.first as usize;
+        for &t2 in &m2.order[sb..sb + b.count as usize] {
+            let slot = &mut tp.tri2_slot[t2 as usize];
+            if *slot == 0 {
+                let c = place(m2.corners(t2 as usize), rot, off);
+                tp.tri2.push(PlacedTri {
+                    t: t2,
+                    lo: c[0].min(c[1]).min(c[2]),
+                    hi: c[0].max(c[1]).max(c[2]),
+                    sat: SatTri::new(c, rot * m2.normal[t2 as usize]),
+                });
+                *slot = tp.tri2.len() as u32;
+            }
+            let k = *slot - 1;
+            let p = &tp.tri2[k as usize];
+            if p.lo.cmple(ahi).all() && p.hi.cmpge(alo).all() {
+                leaf2[n_leaf2] = k;
+                n_leaf2 += 1;
+            }
+        }
+        if n_leaf2 == 0 {
+            return;
+        }
+        let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
+        let sa = a.first as usize;
+        for &t1 in &m1.order[sa..sa + a.count as usize] {
+            let lo1 = m1.tri_lo[t1 as usize] - grow;
+            let hi1 = m1.tri_hi[t1 as usize] + grow;
+            if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+                continue;
+            }
+            let c1 = m1.corners(t1 as usize);
+            let ball1 = || ball(place(c1, irot, ioff));
+            if !near_surface(self.near1, n1 + t1 as usize, m2, ball1, self.reach) {
+                continue;
+            }
+            let sat1 = SatTri {
+                c: c1,
+                n: m1.normal[t1 as usize],
+                l2: m1.longest_edge2[t1 as usize],
+            };
+            for &k in &leaf2[..n_leaf2] {
+                let p = &tp.tri2[k as usize];
+                // the triangles' boxes apart by more than the margin
+                if p.lo.cmpgt(hi1).any() || p.hi.cmplt(lo1).any() {
+                    continue;
+                }
+                let t2 = p.t as usize;
+                if !near_surface(self.near2, n2 + t2, m1, || ball(p.sat.c), self.reach) {
+                    continue;
+                }
+                // the triangles must meet or lie within the margin: a triangle wholly beyond or
+                // behind the other gives no near feature pair, and its vertices deep inside the
+                // other mesh are found by `deep_vertices`
+                if triangles_apart(&sat1, &p.sat, self.reach) {
+                    continue;
+                }
+                // an edge pair's normal lies in both edges' cones, near each face's normal
+                let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
+                triangle_pair(
+                    m1,
+                    t1 as usize,
+                    m2,
+                    t2,
+                    (rot, off),
+                    (irot, ioff),
+                    tp.margin,
+                    edges,
+                    tp.cand,
+                    tp.stack,
+                    tp.near,
+                );
+            }
+        }
+    }
+}
+
 /// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
 fn hb_len(n: &Node) -> f64 {
-    (n.hi - n.lo).length() * 0.5
+    n.size2.sqrt() * 0.5
+}
+
+/// Triangle corners `c` mapped by `(rot, off)`.
+#[inline(always)]
+fn place(c: [DVec3; 3], rot: DMat3, off: DVec3) -> [DVec3; 3] {
+    [rot * c[0] + off, rot * c[1] + off, rot * c[2] + off]
 }
 
 /// Centroid of a triangle and the distance from it to the farthest corner.
@@ -1307,6 +1665,7 @@ fn ball([a, b, c]: [DVec3; 3]) -> (DVec3, f64) {
 /// Whether a ball (`ball()`: centre in `other`'s frame, radius) may come within `reach` of
 /// `other`'s surface by its signed distance field (`|value| - error_bound` bounds the distance
 /// from below); memoised in `memo[k]` (0 unknown, 1 near, 2 far).
+#[inline(always)]
 fn near_surface(
     memo: &mut [u8],
     k: usize,
@@ -1314,12 +1673,18 @@ fn near_surface(
     ball: impl FnOnce() -> (DVec3, f64),
     reach: f64,
 ) -> bool {
-    if memo[k] == 0 {
-        let (c, r) = ball();
-        let far = other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach;
-        memo[k] = if far { 2 } else { 1 };
+    let m = &mut memo[k];
+    if *m == 0 {
+        *m = if ball_far(other, ball(), reach) { 2 } else { 1 };
     }
-    memo[k] == 1
+    *m == 1
+}
+
+/// Whether ball `(c, r)` (`other`'s frame) lies farther than `reach` from `other`'s surface by
+/// its field.
+#[inline(never)]
+fn ball_far(other: &TriMesh, (c, r): (DVec3, f64), reach: f64) -> bool {
+    other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach
 }
 
 /// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when
@@ -1345,28 +1710,51 @@ fn contained(
     deepest_inside(outer, &mut points, 0.0, stack)
 }
 
-/// Whether triangles `a` and `b` (unit normals `na`, `nb`) are farther apart than `reach` along
-/// one of the separating axes of two triangles (the two normals and the nine edge
-/// cross products); at `reach <= 0`, after the two normals, by the overlap of their crossings
-/// with each other's plane ([`crossing_intervals_apart`]), which decides the same in a few
-/// dozen operations. Conservative: triangles within `reach` of each other are never apart.
-fn triangles_apart(a: &[DVec3; 3], b: &[DVec3; 3], na: DVec3, nb: DVec3, reach: f64) -> bool {
+/// A triangle as [`triangles_apart`] sees it: corners, unit normal, and the squared length of
+/// its longest edge (the scale of its rounding), in one frame.
+#[derive(Clone, Copy, Debug)]
+struct SatTri {
+    c: [DVec3; 3],
+    n: DVec3,
+    l2: f64,
+}
+
+impl SatTri {
+    fn new(c: [DVec3; 3], n: DVec3) -> SatTri {
+        SatTri {
+            c,
+            n,
+            l2: trimesh::longest_edge2(&c),
+        }
+    }
+}
+
+/// Whether triangles `ta` and `tb` are farther apart than `reach` along one of the separating
+/// axes of two triangles (the two normals and the nine edge cross products); at `reach <= 0`,
+/// after the two normals, by the overlap of their crossings with each other's plane
+/// ([`crossing_intervals_apart`]), which decides the same in a few dozen operations.
+/// Conservative: triangles within `reach` of each other are never apart.
+fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
+    let (a, b) = (&ta.c, &tb.c);
     // signed distances of `t`'s corners from the plane through `o` with normal `n`
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
         [(t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n)]
     };
     // wholly more than `reach` to one side
-    let beyond = |[s0, s1, s2]: [f64; 3]| s0.min(s1).min(s2) > reach || s0.max(s1).max(s2) < -reach;
-    let sb = dists(na, a[0], b);
+    // (finite distances: all beyond exactly when the nearest is)
+    let beyond = |[s0, s1, s2]: [f64; 3]| {
+        (s0 > reach && s1 > reach && s2 > reach) || (s0 < -reach && s1 < -reach && s2 < -reach)
+    };
+    let sb = dists(ta.n, a[0], b);
     if beyond(sb) {
         return true;
     }
-    let sa = dists(nb, b[0], a);
+    let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
         return true;
     }
     if reach <= 0.0 {
-        if let Some(apart) = crossing_intervals_apart(a, b, na.cross(nb), sa, sb) {
+        if let Some(apart) = crossing_intervals_apart(ta, tb, sa, sb) {
             return apart;
         }
     }
@@ -1397,26 +1785,16 @@ fn edge_axes_apart(a: &[DVec3; 3], b: &[DVec3; 3], reach: f64) -> bool {
     false
 }
 
-/// For triangles `a` and `b` that each reach the other's plane (`sa`: `a`'s corners' signed
-/// distances from `b`'s plane, `sb` the converse), whether they are apart: each meets the
-/// other's plane in a segment of the planes' common line (direction `dir`), and the triangles
-/// meet exactly when the two segments overlap (the interval test of Möller's triangle–triangle
-/// intersection). Overlaps within rounding count as meeting. `None` when the planes are too
-/// close to parallel for the line to be well defined (the caller tests separating axes).
-fn crossing_intervals_apart(
-    a: &[DVec3; 3],
-    b: &[DVec3; 3],
-    dir: DVec3,
-    sa: [f64; 3],
-    sb: [f64; 3],
-) -> Option<bool> {
-    let scale = |t: &[DVec3; 3]| {
-        (t[1] - t[0])
-            .length_squared()
-            .max((t[2] - t[0]).length_squared())
-            .max((t[2] - t[1]).length_squared())
-    };
-    let (la2, lb2) = (scale(a), scale(b));
+/// For triangles `ta` and `tb` that each reach the other's plane (`sa`: `ta`'s corners' signed
+/// distances from `tb`'s plane, `sb` the converse), whether they are apart: each meets the
+/// other's plane in a segment of the planes' common line (direction `na × nb`), and the
+/// triangles meet exactly when the two segments overlap (the interval test of Möller's
+/// triangle–triangle intersection). Overlaps within rounding count as meeting. `None` when the
+/// planes are too close to parallel for the line to be well defined (the caller tests
+/// separating axes).
+fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]) -> Option<bool> {
+    let (a, b, dir) = (&ta.c, &tb.c, ta.n.cross(tb.n));
+    let (la2, lb2) = (ta.l2, tb.l2);
     // |dir| = sin of the planes' angle; below ~1e-6 the crossing points are ill-conditioned
     if dir.length_squared() <= 1e-12 || la2 == 0.0 || lb2 == 0.0 {
         return None;
@@ -1425,16 +1803,22 @@ fn crossing_intervals_apart(
     let interval = |t: &[DVec3; 3], s: [f64; 3]| {
         let p = [dir.dot(t[0]), dir.dot(t[1]), dir.dot(t[2])];
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        // (finite positions: plain comparisons)
+        let mut take = |x: f64| {
+            if x < lo {
+                lo = x;
+            }
+            if x > hi {
+                hi = x;
+            }
+        };
         for i in 0..3 {
             let j = (i + 1) % 3;
             if s[i] == 0.0 {
-                lo = lo.min(p[i]);
-                hi = hi.max(p[i]);
+                take(p[i]);
             }
             if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
-                let x = p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j]));
-                lo = lo.min(x);
-                hi = hi.max(x);
+                take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
             }
         }
         (lo, hi)
@@ -1449,9 +1833,20 @@ fn crossing_intervals_apart(
     Some(blo - ahi > tol || alo - bhi > tol)
 }
 
+/// Whether no edge of triangle `a` and edge of triangle `b` (normals in one frame, each
+/// triangle's [`Bend`]) can give an edge–edge candidate: its normal `u` must lie in an edge
+/// cone of `a` (within `bend_a.angle` of `a`'s normal) and `-u` in one of `b` (within
+/// `bend_b.angle` of `b`'s normal), so `a`'s normal and the reverse of `b`'s are no more than
+/// the two angles apart.
+#[inline]
+fn cones_apart(bend_a: &Bend, bend_b: &Bend, a: &SatTri, b: &SatTri) -> bool {
+    bend_a.angle + bend_b.angle < std::f64::consts::PI
+        && -a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin
+}
+
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2` (triangles that meet or
 /// lie within the margin), in mesh 1's frame; `fwd` maps mesh 2's frame into mesh 1's and `inv`
-/// back.
+/// back; `edges` adds the edge–edge pairs.
 #[allow(clippy::too_many_arguments)]
 fn triangle_pair(
     m1: &TriMesh,
@@ -1461,13 +1856,14 @@ fn triangle_pair(
     fwd: (DMat3, DVec3),
     inv: (DMat3, DVec3),
     margin: f64,
+    edges: bool,
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
     let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-    triangle_core(m1, t1, &core2, margin, true, cand, stack);
+    triangle_core(m1, t1, &core2, margin, edges, cand, stack);
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
     let start = cand.len();
@@ -1519,7 +1915,7 @@ mod tests {
                 s.iter().all(|&v| v > 0.0) || s.iter().all(|&v| v < 0.0)
             };
             let sat = planes(na, a[0], &b) || planes(nb, b[0], &a) || edge_axes_apart(&a, &b, 0.0);
-            let fast = triangles_apart(&a, &b, na, nb, 0.0);
+            let fast = triangles_apart(&SatTri::new(a, na), &SatTri::new(b, nb), 0.0);
             if !sat {
                 assert!(!fast, "meeting triangles reported apart: {a:?} {b:?}");
                 met += 1;
@@ -1530,6 +1926,16 @@ mod tests {
             }
         }
         assert!(met > 2_000 && apart > 2_000, "met {met}, apart {apart}");
+    }
+
+    /// Uniform numbers in [-1, 1) from a xorshift generator seeded with `x`.
+    fn xorshift(mut x: u64) -> impl FnMut() -> f64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
     }
 
     /// A torus (major radius 1, tube 0.3) of `nu` by `nv` quads, two triangles each.
@@ -1560,13 +1966,7 @@ mod tests {
     #[test]
     fn nearest_agrees_with_a_scan_and_ignores_hints() {
         let mesh = torus(24, 12);
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut stack = Vec::new();
         let mut inside = 0;
         for k in 0..2_000 {
@@ -1598,6 +1998,84 @@ mod tests {
         assert!(inside > 50 && inside < 1_950, "{inside} of 2000 inside");
     }
 
+    /// Every direction across a mesh edge that its normal cone admits lies within the
+    /// triangle's `bend` of its normal (convex and concave edges of a coarse and a fine torus,
+    /// directions sampled around the edge and at the neighbour's normal).
+    #[test]
+    fn edge_cones_lie_within_the_bend() {
+        let mut widest = 0.0_f64;
+        for (nu, nv) in [(6, 4), (8, 5), (24, 12)] {
+            let mesh = torus(nu, nv);
+            for t in 0..mesh.ntri() {
+                let (n1, bend) = (mesh.normal[t], mesh.bend[t]);
+                for k in 0..3 {
+                    let side = mesh.edge_dir[t][k].cross(n1);
+                    let n2 = mesh.neighbour[t][k].unwrap();
+                    let b = n2.dot(side).atan2(n2.dot(n1));
+                    let samples = (0..720).map(|i| i as f64 * std::f64::consts::TAU / 720.0);
+                    for a in samples.chain([b - 1e-9, b, b + 1e-9]) {
+                        let u = n1 * a.cos() + side * a.sin();
+                        if mesh.edge_cone(t, k, u).is_some() {
+                            let angle = u.dot(n1).clamp(-1.0, 1.0).acos();
+                            assert!(angle <= bend.angle, "{t} {k}: {angle} > {bend:?}");
+                            widest = widest.max(angle);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(widest > 0.5, "widest admitted angle {widest}");
+    }
+
+    /// Whenever an edge of one torus and an edge of another have a cross-product normal in the
+    /// first edge's cone whose reverse lies in the second's, the triangle pair is not skipped by
+    /// `cones_apart`; and it does skip many pairs (coarse and fine tori, random placements).
+    #[test]
+    fn cones_apart_never_skips_an_admitted_edge_pair() {
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let (mut admitted, mut skipped, mut tested) = (0, 0, 0);
+        for (nu, nv) in [(8, 5), (24, 12)] {
+            let a = torus(nu, nv);
+            for _ in 0..20 {
+                let axis = DVec3::new(next(), next(), next()).normalize();
+                let rot = DMat3::from_axis_angle(axis, next() * 3.0);
+                let off = DVec3::new(next(), next(), next()) * 0.5;
+                let vert: Vec<DVec3> = a.vert.iter().map(|&v| rot * v + off).collect();
+                let b = TriMesh::new("b", &vert, &a.tri).unwrap();
+                for _ in 0..400 {
+                    let t1 = ((next() + 1.0) * 0.5 * a.ntri() as f64) as usize % a.ntri();
+                    let t2 = ((next() + 1.0) * 0.5 * b.ntri() as f64) as usize % b.ntri();
+                    let (sa, sb) = (
+                        SatTri::new(a.corners(t1), a.normal[t1]),
+                        SatTri::new(b.corners(t2), b.normal[t2]),
+                    );
+                    let apart = cones_apart(&a.bend[t1], &b.bend[t2], &sa, &sb);
+                    tested += 1;
+                    skipped += usize::from(apart);
+                    for k in 0..3 {
+                        for j in 0..3 {
+                            let cr = a.edge_dir[t1][k].cross(b.edge_dir[t2][j]);
+                            if cr.length_squared() < 1e-18 {
+                                continue;
+                            }
+                            for u in [cr.normalize(), -cr.normalize()] {
+                                let Some(normal) = a.edge_cone(t1, k, u) else {
+                                    continue;
+                                };
+                                if b.edge_cone(t2, j, -normal).is_some() {
+                                    admitted += 1;
+                                    assert!(!apart, "{t1} {k} / {t2} {j}: {u}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(admitted > 50, "{admitted} admitted");
+        assert!(skipped > tested / 4, "{skipped} of {tested} skipped");
+    }
+
     /// Two triangles crossing through each other's interiors, and the same pair moved so that
     /// one's crossing segment passes beside the other's: meet, then apart (hand-built).
     #[test]
@@ -1605,12 +2083,24 @@ mod tests {
         let a = tri([-1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 0.0, 1.0, 0.0]);
         let b = tri([0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0]);
         let (na, nb) = (normal(&a), normal(&b));
-        assert!(!triangles_apart(&a, &b, na, nb, 0.0));
+        assert!(!triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b, nb),
+            0.0
+        ));
         // b's crossing with a's plane is the segment x = 0, y in [0, 2]: a covers y <= 1 at x = 0
         let b_far = b.map(|p| p + DVec3::new(0.0, 1.5, 0.0));
-        assert!(triangles_apart(&a, &b_far, na, nb, 0.0));
+        assert!(triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b_far, nb),
+            0.0
+        ));
         // and touching at one point (a's apex on b's crossing segment's end) is not apart
         let b_touch = b.map(|p| p + DVec3::new(0.0, 1.0, 0.0));
-        assert!(!triangles_apart(&a, &b_touch, na, nb, 0.0));
+        assert!(!triangles_apart(
+            &SatTri::new(a, na),
+            &SatTri::new(b_touch, nb),
+            0.0
+        ));
     }
 }

@@ -96,15 +96,16 @@ impl Sdf {
     fn locate(&self, p: DVec3) -> ([usize; 3], DVec3, f64) {
         let q = p.clamp(self.lo, self.hi);
         let g = (q - self.lo) / self.cell;
-        let mut idx = [0usize; 3];
-        let mut f = DVec3::ZERO;
-        for k in 0..3 {
-            // `g` is not negative (`q` is clamped), so truncation is the floor
-            let i = (g[k] as usize).min(self.dims[k].saturating_sub(2));
-            idx[k] = i;
-            f[k] = (g[k] - i as f64).clamp(0.0, 1.0);
-        }
-        (idx, f, if q == p { 0.0 } else { p.distance(q) })
+        // `g` is not negative (`q` is clamped) and finite, so truncation is the floor
+        let axis = |g: f64, n: usize| {
+            let i = (g as i64 as usize).min(n.saturating_sub(2));
+            (i, (g - i as f64).clamp(0.0, 1.0))
+        };
+        let (ix, fx) = axis(g.x, self.dims[0]);
+        let (iy, fy) = axis(g.y, self.dims[1]);
+        let (iz, fz) = axis(g.z, self.dims[2]);
+        let out = if q == p { 0.0 } else { p.distance(q) };
+        ([ix, iy, iz], DVec3::new(fx, fy, fz), out)
     }
 
     /// The eight corner values of cell `idx`, corner `c` at offset bit `k` of `c` along axis `k`.

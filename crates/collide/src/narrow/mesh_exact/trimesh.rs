@@ -2,6 +2,8 @@
 //! neighbours (the normal cones of every feature) and a bounding-volume tree of triangles, all
 //! in the mesh frame and built once.
 
+use std::f64::consts::PI;
+
 use glam::DVec3;
 use thiserror::Error;
 
@@ -57,6 +59,8 @@ pub struct Node {
     /// Number of triangles (leaf), or 0 for an inner node whose children are `first` and
     /// `first + 1`.
     pub count: u32,
+    /// Squared length of the box's diagonal.
+    pub size2: f64,
 }
 
 /// A triangle mesh with its normal cones and triangle tree, in the mesh frame.
@@ -77,6 +81,12 @@ pub struct TriMesh {
     /// Per triangle and edge: the normal of the triangle across that edge, or `None` for a
     /// boundary edge.
     pub neighbour: Vec<[Option<DVec3>; 3]>,
+    /// Per triangle and edge `k`: the unit direction from corner `k` to corner `(k + 1) % 3`.
+    pub edge_dir: Vec<[DVec3; 3]>,
+    /// Per triangle, how far the normal cones of its edges reach from its normal.
+    pub bend: Vec<Bend>,
+    /// Per triangle, the squared length of its longest edge.
+    pub longest_edge2: Vec<f64>,
     /// Vertex neighbours: `vnbr[vnbr_start[v]..vnbr_start[v + 1]]` are the vertices joined to
     /// `v` by an edge.
     pub vnbr_start: Vec<u32>,
@@ -105,6 +115,33 @@ pub struct TriMesh {
     pub closed: bool,
     /// The signed distance field baked from the triangles (negative inside).
     pub sdf: Sdf,
+}
+
+/// The widest angle (radians) between a triangle's normal and a direction in the normal cone
+/// of one of its edges: the angle to the neighbour's normal across the edge, π at a boundary
+/// edge (whose cone is a half-space), plus `BEND_SLACK` (1e-3), at most π; with its cosine and
+/// sine.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bend {
+    /// The angle.
+    pub angle: f64,
+    /// Its cosine.
+    pub cos: f64,
+    /// Its sine.
+    pub sin: f64,
+}
+
+/// Slack (radians) of a [`Bend`] over the angle between normals: covers the cone tests'
+/// tolerance and the rounding of the directions tested, by orders of magnitude.
+const BEND_SLACK: f64 = 1e-3;
+
+/// The squared length of the longest edge of triangle `c`.
+#[inline]
+pub(super) fn longest_edge2(c: &[DVec3; 3]) -> f64 {
+    (c[1] - c[0])
+        .length_squared()
+        .max((c[2] - c[0]).length_squared())
+        .max((c[2] - c[1]).length_squared())
 }
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
@@ -208,7 +245,29 @@ impl TriMesh {
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
+        let bend = normal
+            .iter()
+            .zip(&neighbour)
+            .map(|(n1, across): (&DVec3, &[Option<DVec3>; 3])| {
+                let widest = across
+                    .iter()
+                    .map(|n2| n2.map_or(PI, |n2| n1.dot(n2).clamp(-1.0, 1.0).acos()))
+                    .fold(0.0, f64::max);
+                let angle = (widest + BEND_SLACK).min(PI);
+                Bend {
+                    angle,
+                    cos: angle.cos(),
+                    sin: angle.sin(),
+                }
+            })
+            .collect();
         let corners = |t: &[u32; 3]| t.map(|i| vert[i as usize]);
+        let longest_edge2 = tri.iter().map(corners).map(|c| longest_edge2(&c)).collect();
+        let edge_dir = tri
+            .iter()
+            .map(corners)
+            .map(|c| [0, 1, 2].map(|k| (c[(k + 1) % 3] - c[k]).normalize()))
+            .collect();
         let tri_lo = tri
             .iter()
             .map(corners)
@@ -224,6 +283,9 @@ impl TriMesh {
             tri,
             normal,
             neighbour,
+            edge_dir,
+            bend,
+            longest_edge2,
             vnbr_start,
             vnbr,
             vnormal,
@@ -256,7 +318,12 @@ impl TriMesh {
     /// The three corners of triangle `t`.
     #[inline]
     pub fn corners(&self, t: usize) -> [DVec3; 3] {
-        self.tri[t].map(|i| self.vert[i as usize])
+        let [a, b, c] = self.tri[t];
+        [
+            self.vert[a as usize],
+            self.vert[b as usize],
+            self.vert[c as usize],
+        ]
     }
 
     /// Neighbours of vertex `v`.
@@ -279,6 +346,7 @@ impl TriMesh {
             hi: DVec3::ZERO,
             first: 0,
             count: 0,
+            size2: 0.0,
         });
         // explicit work list: (node, start, end)
         let mut work = vec![(0usize, 0usize, self.tri.len())];
@@ -295,6 +363,7 @@ impl TriMesh {
             }
             self.nodes[node].lo = lo;
             self.nodes[node].hi = hi;
+            self.nodes[node].size2 = (hi - lo).length_squared();
             if e - s <= LEAF_SIZE {
                 self.nodes[node].first = s as u32;
                 self.nodes[node].count = (e - s) as u32;
@@ -324,6 +393,7 @@ impl TriMesh {
                     hi: DVec3::ZERO,
                     first: 0,
                     count: 0,
+                    size2: 0.0,
                 });
             }
             self.nodes[node].first = child as u32;
