@@ -540,3 +540,132 @@ fn coaxial_cylinders_gjk_iterate_of_equal_norm_is_not_convergence() {
         [0.0, 0.9978589232387488, 0.06540312922792645],
     );
 }
+
+/// Scene 481 of `scene_fuzz --seed 13` (margin 0.2 on a 5 mm mesh box, `multiccd` on by default):
+/// the solver's closest face touches an edge of the box and a single vertex of the mesh, and no
+/// two faces are aligned. MuJoCo 4.0.0 tries the edges of the lower-dimensional feature first
+/// (the mesh vertex's edges against the box faces), which gives two contacts on the box's -x
+/// face; the box edge is aligned with a steep mesh face whose clip keeps no point, so trying it
+/// first lost the multi-contact (one EPA contact, 1.5 rad off).
+#[test]
+fn edge_face_tries_the_lower_dimensional_feature_first() {
+    let m = model(
+        r#"<mujoco model="scene_fuzz">
+          <option/>
+          <default>
+          <default class="c0">
+          <geom contype="1" conaffinity="1" margin="0.2"/>
+          </default>
+          <default class="c1">
+          <geom gap="0.02" friction="0.891953 0.0838221 1.59093"/>
+          </default>
+          </default>
+          <asset>
+          <mesh name="m1" vertex="-0.00245483 -0.00195649 0.00149797 -0.00245483 0.00195649 -0.00149797 -0.00245483 0.00195649 0.00149797 0.00245483 -0.00195649 -0.00149797 0.00245483 -0.00195649 0.00149797 0.00245483 0.00195649 -0.00149797 0.00245483 0.00195649 0.00149797"/>
+          </asset>
+          <worldbody>
+          <body name="b0" pos="0.00117498 0.191925 0.385805" childclass="c1">
+          <joint type="hinge" axis="-1.02858 -0.830777 -1.26397" name="j0"/>
+          <geom name="g1" type="sphere" pos="0.052396 -0.00538669 0.0527988" size="0.0623938"/>
+          <body name="b1" pos="-0.124105 -0.0343719 -0.00640682">
+          <joint type="hinge" axis="-1.08945 -1.05326 1.13374" name="j1"/>
+          <geom name="g2" type="box" pos="0.111606 0.075212 -0.114306" size="0.0530611 0.131722 0.220903" margin="0.01"/>
+          </body>
+          </body>
+          <body name="b2" pos="-0.0997758 0.0588541 0.367017" xyaxes="0.102201 -1.6088 -1.08587 0.244459 0.290981 0.380418" childclass="c0">
+          <geom name="g4" type="mesh" pos="-0.0788863 -0.0521729 -0.00354214" mesh="m1" zaxis="-1.18917 2.47044 0.247765"/>
+          </body>
+          </worldbody>
+          <keyframe>
+          <key qpos="1.074121414614658 -1.331433997421832"/>
+          </keyframe>
+          </mujoco>"#,
+    );
+    let c: Vec<Contact> = contacts_at_key(&m)
+        .into_iter()
+        .filter(|c| c.geom == [1, 2])
+        .collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    let normal = [
+        -0.22177976700495164,
+        0.9588575801993968,
+        0.17721703033677944,
+    ];
+    assert_contact(
+        &c[0],
+        [1, 2],
+        -0.00188476961194739,
+        [
+            -0.14772333161579737,
+            0.14179186972653163,
+            0.38359184517736344,
+        ],
+        normal,
+    );
+    assert_contact(
+        &c[1],
+        [1, 2],
+        -0.0017081445511584192,
+        [
+            -0.14557162905375953,
+            0.14199931749213612,
+            0.3856605163430251,
+        ],
+        normal,
+    );
+}
+
+/// Scene 450 of `scene_fuzz --seed 12`: as above (a box edge and a mesh vertex touched, margin
+/// 0.2), but here the box edge's clip on the mesh face does keep points, on a face 0.16 rad
+/// from the box face MuJoCo 4.0.0 clips on: the order alone decides.
+#[test]
+fn edge_face_order_decides_between_two_clips() {
+    let m = model(
+        r#"<mujoco model="scene_fuzz">
+          <option/>
+          <asset>
+          <mesh name="m1" vertex="0.0349223 0.0214034 -0.00756545 -0.00611871 0.0268594 0.0312416 -0.0159518 -0.0380582 0.0056588 0.005285 -0.0308212 0.0275142 -0.0235358 0.0309896 -0.0148533 0.0106057 0.00220407 -0.040219 -0.024237 0.0262077 0.0214623 -0.0391434 -0.00463155 -0.013463 -0.0250215 0.019727 0.0268268 -0.00210783 0.0413441 -0.00459641 0.00590475 -0.0293241 -0.0289851 -0.0162194 -0.0215415 0.0317459 0.0410329 0.00715214 0.000227017 0.0173489 -0.0357541 0.0124725 -0.00856399 -0.0095211 -0.0396348 0.0189165 -0.026858 0.025607"/>
+          </asset>
+          <worldbody>
+          <body name="b0" pos="-0.145514 -0.05129 0.275861">
+          <joint type="free" name="j0"/>
+          <geom name="g3" type="box" pos="-0.0685567 -0.116066 -0.0381117" size="0.146449 0.0942687 0.0495836" xyaxes="-0.423175 1.16689 -0.0508197 -0.712001 0.565493 -0.858299"/>
+          </body>
+          <body name="b6" pos="-0.250748 0.235895 0.114266">
+          <joint type="free" name="j7"/>
+          <frame pos="-0.0476846 -0.0133257 0.00428054">
+          <geom name="g10" type="mesh" pos="0 0 0" mesh="m1" xyaxes="-0.0452021 0.373218 0.480263 0.354564 0.0722774 -1.23383" margin="0.2"/>
+          </frame>
+          </body>
+          </worldbody>
+          <keyframe>
+          <key qpos="-0.145514 -0.05129 0.275861 -0.27463168040198044 0.0476529362189834 0.041954904588867255 0.9594511054609469 -0.250748 0.235895 0.114266 0.278759805600026 -0.4252025577203652 0.6279474359257284 0.5892179337089111"/>
+          </keyframe>
+          </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 2, "{c:?}");
+    let normal = [-0.7836718596189136, 0.6205189944346894, 0.02854109295727632];
+    assert_contact(
+        &c[0],
+        [0, 1],
+        -0.018286901522690635,
+        [
+            -0.21244798660377143,
+            0.22584364935476156,
+            0.17052207520903026,
+        ],
+        normal,
+    );
+    assert_contact(
+        &c[1],
+        [0, 1],
+        -0.01829723013293824,
+        [
+            -0.21495516468513787,
+            0.22266543262105626,
+            0.1705982684071512,
+        ],
+        normal,
+    );
+}

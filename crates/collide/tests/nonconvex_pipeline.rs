@@ -10,8 +10,9 @@ use collide::{
 };
 use proptest::prelude::*;
 
-/// A convex mesh (an octahedron with unequal arms) on a free body and, on a second free body, a
-/// sphere, a capsule or a box, far apart at `qpos0`.
+/// A convex mesh (an octahedron with unequal arms, margin 0.05) on a free body and, on a second
+/// free body, a sphere, capsule, box, ellipsoid, cylinder or a second convex mesh (a skewed
+/// wedge), far apart at `qpos0`.
 fn model(other: &str) -> collide::Model {
     let xml = format!(
         r#"<mujoco>
@@ -19,6 +20,9 @@ fn model(other: &str) -> collide::Model {
   <asset>
     <mesh name="octa" vertex="0.3 0 0  -0.2 0 0  0 0.25 0  0 -0.15 0  0 0 0.2  0 0 -0.3"
           face="0 2 4  1 4 2  0 4 3  1 3 4  0 5 2  1 2 5  0 3 5  1 5 3"/>
+    <mesh name="wedge" vertex="-0.12 -0.1 -0.06  0.14 -0.1 -0.06  0 0.13 -0.06
+                                -0.1 -0.08 0.07  0.11 -0.09 0.08  0.01 0.1 0.06"
+          face="0 2 1  3 4 5  0 1 4  0 4 3  1 2 5  1 5 4  2 0 3  2 3 5"/>
   </asset>
   <worldbody>
     <body name="a"><freejoint/><geom type="mesh" mesh="octa" margin="0.05"/></body>
@@ -71,12 +75,12 @@ fn hull_stays_the_default() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// On a convex mesh, sphere, capsule and box pairs: the exact path finds a contact when
-    /// the hull path does (outside a 1e-9 band at the margin), with the same deepest dist
-    /// within 1e-6.
+    /// On a convex mesh, sphere, capsule, box, ellipsoid, cylinder and convex mesh pairs: the
+    /// exact path finds a contact when the hull path does (outside a 1e-9 band at the margin),
+    /// with the same deepest dist within 1e-6.
     #[test]
     fn convex_mesh_exact_agrees_with_hull(
-        kind in 0..5usize,
+        kind in 0..6usize,
         p in (-0.5..0.5f64, -0.5..0.5f64, -0.5..0.5f64),
         qa in quat(), qb in quat(),
     ) {
@@ -86,6 +90,7 @@ proptest! {
             r#"<geom type="box" size="0.1 0.15 0.05"/>"#,
             r#"<geom type="ellipsoid" size="0.12 0.07 0.09"/>"#,
             r#"<geom type="cylinder" size="0.08 0.11"/>"#,
+            r#"<geom type="mesh" mesh="wedge"/>"#,
         ][kind];
         let m = model(other);
         let mut qpos = m.qpos0.clone();
@@ -95,9 +100,11 @@ proptest! {
         qpos[10..14].copy_from_slice(&[qb.w, qb.x, qb.y, qb.z]);
         let hull = detect(&m, MeshCollision::Hull, &qpos);
         let exact = detect(&m, MeshCollision::Exact, &qpos);
-        // box against the mesh: compared only out of penetration (in penetration a box
-        // corner's depth to the nearest mesh face can exceed the hull's minimal translation)
-        let shallow = if kind == 2 { 0.0 } else { SHALLOW };
+        // box and mesh against the mesh: compared only out of penetration (in penetration a
+        // box corner's depth to the nearest mesh face can exceed the hull's minimal
+        // translation, and crossed mesh edges count only with both witnesses inside the other
+        // mesh, which an edge-edge minimal translation 19 mm deep can miss by 3 mm)
+        let shallow = if kind == 2 || kind == 5 { 0.0 } else { SHALLOW };
         match (deepest(&hull), deepest(&exact)) {
             (Some(h), Some(e)) => {
                 if h.dist > shallow {

@@ -127,26 +127,54 @@ fn sdf_of_box_is_exact_at_nodes() {
     assert!(mesh.closed);
 }
 
-/// `Sdf::outside_by_node` puts only points outside the box outside, and decides most of those
-/// `Sdf::classify` leaves open (outside by more than a quarter cell, within an error bound of
-/// the surface).
+/// `Sdf::node_bounds` holds the exact signed distance between its bounds and its magnitude
+/// below `far`, on a box (field exact at the nodes) and a torus, and is tighter than the
+/// interpolated value's error bound: it decides the side of most points `Sdf::classify` leaves
+/// open (farther than a quarter cell from the surface).
 #[test]
-fn sdf_outside_by_node_only_outside_and_nearer_than_classify() {
+fn sdf_node_bounds_hold_the_exact_distance_and_beat_the_error_bound() {
     let h = DVec3::new(0.3, 0.2, 0.1);
-    let mesh = box_mesh(h).mesh();
-    let exact = |p: DVec3| box_distance(h, p);
-    let sdf = &mesh.sdf;
-    let (mut open, mut decided) = (0, 0);
-    for p in points(sdf, 20_000) {
-        let by_node = sdf.outside_by_node(p);
-        assert!(!by_node || exact(p) > 0.0, "{p}: {}", exact(p));
-        if sdf.classify(p, 0.0).is_none() && exact(p) > 0.25 * sdf.cell {
-            open += 1;
-            decided += usize::from(by_node);
+    let (big, small) = (0.3, 0.1);
+    let torus_distance = |p: DVec3| {
+        let q = (p.x * p.x + p.y * p.y).sqrt() - big;
+        (q * q + p.z * p.z).sqrt() - small
+    };
+    let (nu, nv) = (64, 32);
+    let pi = std::f64::consts::PI;
+    // the tessellation's distance from the analytic torus
+    let tess =
+        (big + small) * (1.0 - (pi / nu as f64).cos()) + small * (1.0 - (pi / nv as f64).cos());
+    let box_mesh = box_mesh(h).mesh();
+    let torus_mesh = torus(big, small, nu, nv).mesh();
+    type Case<'a> = (&'a TriMesh, &'a dyn Fn(DVec3) -> f64, f64);
+    let cases: [Case; 2] = [
+        (&box_mesh, &|p| box_distance(h, p), 1e-12),
+        (&torus_mesh, &torus_distance, tess),
+    ];
+    for (mesh, analytic, tol) in cases {
+        let sdf = &mesh.sdf;
+        let (mut open, mut decided, mut width) = (0, 0, 0.0);
+        let pts = points(sdf, 10_000);
+        for &p in &pts {
+            let (lo, hi, far) = sdf.node_bounds(p).expect("points are inside the grid");
+            let exact = analytic(p);
+            assert!(
+                lo <= exact + tol && exact <= hi + tol && exact.abs() <= far + tol,
+                "{p}: {lo} {exact} {hi} {far}"
+            );
+            width += hi - lo;
+            if sdf.classify(p, 0.0).is_none() && analytic(p).abs() > 0.25 * sdf.cell {
+                open += 1;
+                decided += usize::from(lo > 0.0 || hi < 0.0);
+            }
         }
+        // the interval is narrower on average than the two error bounds around the value
+        assert!(
+            width / (pts.len() as f64) < 2.0 * sdf.error_bound(),
+            "{width}"
+        );
+        assert!(open > 300 && decided * 2 > open, "{decided} of {open}");
     }
-    // (a box's field is exact at the nodes: all but points near its edges and corners)
-    assert!(open > 500 && decided * 5 > open * 4, "{decided} of {open}");
 }
 
 #[test]

@@ -14,8 +14,9 @@
 //! Rules, as MuJoCo 4.0.0 measurably applies them:
 //! - face–face first, taking the most anti-parallel pair of candidate normals (dot below
 //!   `-FACE_TOL`), geom 1's face being the reference;
-//! - else an edge of geom 1 (feature of dimension < 3) against a face of geom 2 facing it, else
-//!   an edge of geom 2 against a face of geom 1 (the first pair within `EDGE_TOL`);
+//! - else an edge of the lower-dimensional feature (geom 1's on a tie; a feature of dimension
+//!   < 3) against a face of the other geom facing it, else the other way round (the first pair
+//!   within `EDGE_TOL`; with a box edge and a mesh vertex touched, the vertex's edges go first);
 //! - the incident polygon is clipped by each side plane in turn (inward normal `s` through the
 //!   reference vertex `a`): an edge `pq` crossing the plane gets the point `p + t (q - p)` with
 //!   `t = dp / (dp - dq)`, `dp = (p - a)·s`, `dq = (q - a)·s` (inside: `> -MINVAL`); the
@@ -685,11 +686,15 @@ fn multicontact_in(
         return polygon_clip(cs, &clip, margin, max_contacts, out);
     }
 
-    // edge of geom 1 on a face of geom 2, else edge of geom 2 on a face of geom 1
-    let sides = [
+    // an edge of the lower-dimensional feature (geom 1's on a tie) on a face of the other geom,
+    // else the other way round
+    let mut sides = [
         (o1, &f1, x1, &*n2, o2, dir, true),
         (o2, &f2, x2, &*n1, o1, dir_neg, false),
     ];
+    if f1.dim > f2.dim {
+        sides.swap(0, 1);
+    }
     for (oe, fe, xe, faces, of, d, ref_is_2) in sides {
         if fe.dim >= 3 {
             continue;

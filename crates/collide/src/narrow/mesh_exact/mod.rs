@@ -75,8 +75,8 @@ mod smooth;
 mod trimesh;
 
 pub use sdf::Sdf;
-use trimesh::LEAF_SIZE;
 pub use trimesh::{Bend, Node, TriMesh, TriMeshError};
+use trimesh::{LEAF_SIZE, VERTEX_CLUSTER};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).
 pub const MAX_MESH_CONTACTS: usize = 4;
@@ -118,6 +118,12 @@ pub struct MeshScratch {
     node_box1: Vec<PlacedBox>,
     node_box2: Vec<PlacedBox>,
     call: u32,
+    /// Mesh vertices that may lie inside the other mesh, their depths not computed yet (one call).
+    deferred: Vec<Deferred>,
+    /// Per deferred vertex: [`UNREFINED`], [`REJECTED`] or its candidate's index in `cand`.
+    slot: Vec<u32>,
+    /// Deferred vertices in the order of their depth bounds (one call).
+    by_bound: Vec<u32>,
 }
 
 impl MeshScratch {
@@ -134,6 +140,31 @@ struct Cand {
     pos: DVec3,
     normal: DVec3,
 }
+
+/// A vertex of one mesh that may be inside the other mesh (a closed mesh, by its field), whose
+/// exact depth (and, unless `sure`, whether it is inside) is found only if the reduction needs it
+/// ([`reduce_refining`]).
+#[derive(Clone, Copy, Debug)]
+struct Deferred {
+    /// The vertex in the frame of the mesh it is inside.
+    p: DVec3,
+    /// The vertex in the frame of the candidates (where the reduction spreads contacts).
+    anchor: DVec3,
+    /// A lower bound of its `dist` if it is inside (the field's value less its error bound).
+    lo: f64,
+    /// An upper bound of its depth (the distance to the surface).
+    far: f64,
+    /// Whether the field puts it inside for sure (else the nearest surface feature decides).
+    sure: bool,
+    /// Whether it is inside the pair's second mesh (else the first).
+    in_second: bool,
+}
+
+/// [`MeshScratch::slot`] of a deferred vertex not refined yet.
+const UNREFINED: u32 = u32::MAX;
+
+/// [`MeshScratch::slot`] of a deferred vertex that gave no candidate.
+const REJECTED: u32 = u32::MAX - 1;
 
 /// Where on a triangle a closest point lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -537,6 +568,11 @@ fn triangle_core(
             normal,
         })
     };
+    // another mesh's vertex behind the plane of a closed mesh yields only an inside contact at
+    // zero margin (outside, beside the triangle, it is farther than the margin), which
+    // `deep_vertices` finds and defers
+    let inside_left_to_deep =
+        mesh.closed && margin <= 0.0 && matches!(core.kind, CoreKind::Tri { .. });
     // core vertices against the triangle
     for i in 0..core.nv {
         let p = core.v[i];
@@ -544,6 +580,9 @@ fn triangle_core(
         // in front of the plane and farther than the reach (beyond rounding): no point of
         // the triangle is within it
         if s >= 0.0 && s - r > margin + 1e-9 * (1.0 + (p - a).abs().max_element()) {
+            continue;
+        }
+        if s < 0.0 && inside_left_to_deep {
             continue;
         }
         let (q, feat) = closest_on_triangle(p, a, b, c);
@@ -818,12 +857,18 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
     })
 }
 
-/// Appends the candidates of the vertices of `inner` (its frame mapped into `outer`'s by
-/// `(rot, off)`) not met by the triangle pairs (`cache`, by vertex id) that may lie inside
-/// `outer`: those its signed distance field does not put outside (by more than the field's
-/// error bound, or on a closed mesh by a node of the cell, [`Sdf::outside_by_node`]) are
-/// refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the nearest feature,
-/// or surely by the field). Candidates in `outer`'s frame, normals out of `outer`.
+/// Gathers the vertices of `inner` (its frame mapped into `outer`'s by `(rot, off)`) not met
+/// by the triangle pairs (`cache`, by vertex id) that may lie inside `outer`, skipping runs of
+/// vertices ([`TriMesh::vball`]) and vertices that `outer`'s signed distance field puts
+/// outside.
+/// - On a closed `outer` a vertex is deferred (`deferred`; its anchor placed by `anchor_map`;
+///   `in_second`: `outer` is the pair's second mesh) with the bounds of the field's nodes
+///   ([`Sdf::node_bounds`]), since only the deepest and the spread of them are ever refined
+///   ([`reduce_refining`]).
+/// - Otherwise it is refined on the triangles ([`TriMesh::nearest`]) and kept if inside (by the
+///   nearest feature, or surely by the field): candidates in `outer`'s frame, normals out of
+///   `outer`.
+#[allow(clippy::too_many_arguments)]
 fn deep_vertices(
     outer: &TriMesh,
     inner: &TriMesh,
@@ -832,19 +877,43 @@ fn deep_vertices(
     margin: f64,
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
+    (deferred, in_second, anchor_map): (&mut Vec<Deferred>, bool, (DMat3, DVec3)),
 ) {
     let (lo, hi) = (outer.nodes[0].lo, outer.nodes[0].hi);
     let eb = outer.sdf.error_bound();
-    for (i, (v, n)) in inner.vert.iter().zip(&inner.vnormal).enumerate() {
-        if *n == DVec3::ZERO || cache[i].get().is_some() {
-            continue;
-        }
-        let p = rot * *v + off;
-        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+    let runs = inner.vorder.chunks(VERTEX_CLUSTER).zip(&inner.vball);
+    for (i, p) in runs.flat_map(|(run, &(c, r))| {
+        // a run wholly outside the box, or (closed meshes) wholly outside by the field
+        let c = rot * c + off;
+        let away = (c + r).cmplt(lo).any()
+            || (c - r).cmpgt(hi).any()
+            || (outer.closed && outer.sdf.value(c) - eb - r > 0.0);
+        run[..if away { 0 } else { run.len() }]
+            .iter()
+            .map(move |&i| (i as usize, rot * inner.vert[i as usize] + off))
+    }) {
+        if cache[i].get().is_some() || p.cmplt(lo).any() || p.cmpgt(hi).any() {
             continue;
         }
         let value = outer.sdf.value(p);
-        if value >= eb || (outer.closed && outer.sdf.outside_by_node(p)) {
+        if value >= eb {
+            continue;
+        }
+        if outer.closed {
+            // inside the grid (`value` is below the error bound)
+            let Some((lo, hi, far)) = outer.sdf.node_bounds(p) else {
+                continue;
+            };
+            if lo <= 0.0 {
+                deferred.push(Deferred {
+                    p,
+                    anchor: anchor_map.0 * p + anchor_map.1,
+                    lo,
+                    far,
+                    sure: hi < 0.0 || value < -eb,
+                    in_second,
+                });
+            }
             continue;
         }
         let near = outer.nearest(p, stack);
@@ -864,22 +933,95 @@ fn reduce(
     flip: bool,
     out: &mut [PreContact],
 ) -> usize {
-    let cand = &scratch.cand;
-    if cand.is_empty() {
-        return 0;
-    }
-    let keep = &mut scratch.keep;
-    let mind = &mut scratch.mind;
-    keep.clear();
-    let mut best = 0;
+    scratch.deferred.clear();
+    reduce_refining(scratch, pos, mat, flip, out, |_, _| None)
+}
+
+/// [`reduce`] over the candidates and the deferred vertices together. A deferred vertex takes
+/// part by its bound when the deepest is chosen (vertices are refined in the order of their
+/// bounds while a bound is not above the deepest found) and by its anchor in the spread, and is
+/// refined (`refine`: its candidate, or `None`) only when it may be the deepest or is chosen.
+/// Ties go to the earlier item (candidates first, then deferred vertices in order).
+fn reduce_refining(
+    scratch: &mut MeshScratch,
+    pos: DVec3,
+    mat: &DMat3,
+    flip: bool,
+    out: &mut [PreContact],
+    mut refine: impl FnMut(&Deferred, &mut Vec<u32>) -> Option<Cand>,
+) -> usize {
+    let MeshScratch {
+        cand,
+        keep,
+        mind,
+        deferred,
+        slot,
+        by_bound,
+        stack,
+        ..
+    } = scratch;
+    let (ne, nd) = (cand.len(), deferred.len());
+    slot.clear();
+    slot.resize(nd, UNREFINED);
+    // deferred vertex `j` refined: its candidate's index in `cand`, or `None`
+    let mut refined = |j: usize, cand: &mut Vec<Cand>, slot: &mut [u32]| {
+        if slot[j] == UNREFINED {
+            slot[j] = match refine(&deferred[j], stack) {
+                Some(c) => {
+                    cand.push(c);
+                    (cand.len() - 1) as u32
+                }
+                None => REJECTED,
+            };
+        }
+        (slot[j] != REJECTED).then_some(slot[j] as usize)
+    };
+    // the deepest: candidates, then deferred vertices by their bounds
+    let mut best: Option<(f64, usize)> = None;
     for (i, c) in cand.iter().enumerate() {
-        if c.dist < cand[best].dist {
-            best = i;
+        if best.is_none_or(|(d, _)| c.dist < d) {
+            best = Some((c.dist, i));
         }
     }
+    by_bound.clear();
+    by_bound.extend(0..nd as u32);
+    by_bound.sort_unstable_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
+        deferred[a].lo.total_cmp(&deferred[b].lo).then(a.cmp(&b))
+    });
+    for &j in by_bound.iter() {
+        let j = j as usize;
+        if best.is_some_and(|(d, _)| deferred[j].lo > d) {
+            break;
+        }
+        if let Some(k) = refined(j, cand, slot) {
+            let (d, item) = (cand[k].dist, ne + j);
+            if best.is_none_or(|(bd, bi)| d < bd || (d == bd && item < bi)) {
+                best = Some((d, item));
+            }
+        }
+    }
+    let Some((_, best)) = best else {
+        return 0;
+    };
+    let anchor = |i: usize, cand: &[Cand]| {
+        if i < ne {
+            cand[i].pos
+        } else {
+            deferred[i - ne].anchor
+        }
+    };
+    keep.clear();
     keep.push(best);
+    let first = anchor(best, cand);
     mind.clear();
-    mind.extend(cand.iter().map(|c| c.pos.distance_squared(cand[best].pos)));
+    mind.extend((0..ne + nd).map(|i| {
+        if i >= ne && slot[i - ne] == REJECTED {
+            -1.0
+        } else {
+            anchor(i, cand).distance_squared(first)
+        }
+    }));
     let limit = MAX_MESH_CONTACTS.min(out.len());
     while keep.len() < limit {
         let mut far = 0;
@@ -892,14 +1034,19 @@ fn reduce(
         if mind[far] <= 1e-24 {
             break;
         }
+        if far >= ne && refined(far - ne, cand, slot).is_none() {
+            mind[far] = -1.0;
+            continue;
+        }
         keep.push(far);
-        for (i, c) in cand.iter().enumerate() {
-            mind[i] = mind[i].min(c.pos.distance_squared(cand[far].pos));
+        let a = anchor(far, cand);
+        for (i, m) in mind.iter_mut().enumerate() {
+            *m = m.min(anchor(i, cand).distance_squared(a));
         }
     }
     let sign = if flip { -1.0 } else { 1.0 };
     for (o, &i) in out.iter_mut().zip(keep.iter()) {
-        let c = &cand[i];
+        let c = &cand[if i < ne { i } else { slot[i - ne] as usize }];
         *o = PreContact {
             dist: c.dist,
             pos: pos + *mat * c.pos,
@@ -1172,6 +1319,7 @@ pub fn mesh_mesh(
             }
         }
     }
+    scratch.deferred.clear();
     if roots_overlap {
         deep_vertices(
             m1,
@@ -1181,6 +1329,7 @@ pub fn mesh_mesh(
             margin,
             &mut scratch.cand,
             &mut scratch.stack,
+            (&mut scratch.deferred, false, (DMat3::IDENTITY, DVec3::ZERO)),
         );
         let start = scratch.cand.len();
         deep_vertices(
@@ -1191,13 +1340,14 @@ pub fn mesh_mesh(
             margin,
             &mut scratch.cand,
             &mut scratch.stack,
+            (&mut scratch.deferred, true, (rot, off)),
         );
         for c in &mut scratch.cand[start..] {
             c.pos = rot * c.pos + off;
             c.normal = -(rot * c.normal);
         }
     }
-    if scratch.cand.is_empty() && roots_overlap {
+    if scratch.cand.is_empty() && scratch.deferred.is_empty() && roots_overlap {
         // no surface features near each other: one mesh may lie wholly inside the other
         let stack = &mut scratch.stack;
         let a = contained(m1, m2, (rot, off), stack);
@@ -1212,7 +1362,25 @@ pub fn mesh_mesh(
         };
         scratch.cand.extend(deeper);
     }
-    reduce(scratch, s1.pos, &s1.mat, false, out)
+    // a deferred vertex refined: its candidate in mesh 1's frame
+    let refine = |d: &Deferred, stack: &mut Vec<u32>| {
+        let outer = if d.in_second { m2 } else { m1 };
+        let near = outer.nearest_below(d.p, d.far * d.far, stack);
+        if !(near.4 || d.sure) {
+            return None;
+        }
+        let c = inside_cand(outer, d.p, near, 0.0, margin)?;
+        Some(if d.in_second {
+            Cand {
+                dist: c.dist,
+                pos: rot * c.pos + off,
+                normal: -(rot * c.normal),
+            }
+        } else {
+            c
+        })
+    };
+    reduce_refining(scratch, s1.pos, &s1.mat, false, out, refine)
 }
 
 /// The descent of [`mesh_mesh`] over node pairs: the two placements (mesh 2's frame in mesh

@@ -153,6 +153,31 @@ impl Sdf {
         g / self.cell
     }
 
+    /// Bounds of the signed distance at `p` from the exact node values of its cell, the distance
+    /// being 1-Lipschitz (`None` outside the grid): `(lo, hi, far)` with `lo <= d(p) <= hi` and
+    /// `|d(p)| <= far`. Tighter than the interpolated value's [`Sdf::error_bound`] near a node.
+    /// For meshes whose winding sign is the geometric one (closed meshes).
+    pub fn node_bounds(&self, p: DVec3) -> Option<(f64, f64, f64)> {
+        let (idx, _, out) = self.locate(p);
+        if out > 0.0 {
+            return None;
+        }
+        let v = self.corners(idx);
+        let base = self.lo + DVec3::new(idx[0] as f64, idx[1] as f64, idx[2] as f64) * self.cell;
+        let (mut lo, mut hi, mut far) = (f64::NEG_INFINITY, f64::INFINITY, f64::INFINITY);
+        for (c, &vc) in v.iter().enumerate() {
+            let node = base
+                + DVec3::new((c & 1) as f64, (c >> 1 & 1) as f64, (c >> 2 & 1) as f64) * self.cell;
+            let r = node.distance(p);
+            lo = lo.max(vc - r);
+            hi = hi.min(vc + r);
+            far = far.min(vc.abs() + r);
+        }
+        // the node values and the distance here round alike; a hair for safety
+        let tol = 1e-9 * (self.cell + p.abs().max_element());
+        Some((lo - tol, hi + tol, far + tol))
+    }
+
     /// An upper bound of the distance from `p` to the surface (infinite outside the grid or
     /// before the field is baked): the interpolated magnitude plus `√3` cells, which also
     /// covers cells the surface crosses.
@@ -166,29 +191,6 @@ impl Sdf {
             return f64::INFINITY;
         }
         self.value(p).abs() + 2.0 * self.error_bound()
-    }
-
-    /// Whether some node of the cell of `p` (inside the grid) lies farther outside the surface
-    /// than it lies from `p` (by more than rounding): then `p` is outside, since the signed
-    /// distance is 1-Lipschitz. Decides points nearer the surface than
-    /// [`Sdf::classify`] can (the node values are exact distances), for meshes whose winding
-    /// sign is the geometric one (closed meshes).
-    pub fn outside_by_node(&self, p: DVec3) -> bool {
-        let (idx, _, out) = self.locate(p);
-        if out > 0.0 {
-            return false;
-        }
-        let v = self.corners(idx);
-        let tol = 1e-9 * self.cell;
-        v.iter().enumerate().any(|(c, &vc)| {
-            let m = vc - tol;
-            let node = DVec3::new(
-                (idx[0] + (c & 1)) as f64,
-                (idx[1] + (c >> 1 & 1)) as f64,
-                (idx[2] + (c >> 2 & 1)) as f64,
-            );
-            m > 0.0 && m * m > (self.lo + node * self.cell).distance_squared(p)
-        })
     }
 
     /// Whether `p` is certainly inside (`Some(true)`), certainly outside by more than `tol`

@@ -12,6 +12,9 @@ use super::sdf::Sdf;
 /// Largest number of triangles in a tree leaf.
 pub(super) const LEAF_SIZE: usize = 4;
 
+/// Vertices per cluster of [`TriMesh::vorder`].
+pub(super) const VERTEX_CLUSTER: usize = 16;
+
 /// Why a triangle mesh could not be prepared.
 #[derive(Debug, Error, PartialEq)]
 pub enum TriMeshError {
@@ -101,6 +104,11 @@ pub struct TriMesh {
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
     pub order: Vec<u32>,
+    /// The vertices of the kept triangles in the order the tree's leaves first meet them
+    /// (near one another in space), in runs of [`VERTEX_CLUSTER`].
+    pub vorder: Vec<u32>,
+    /// Per run of [`TriMesh::vorder`], a ball holding its vertices (centre, radius).
+    pub vball: Vec<(DVec3, f64)>,
     /// Whether every edge is shared by exactly two kept triangles (then the sign of
     /// [`TriMesh::nearest`] and the winding number of the [`Sdf`] agree, and the field may
     /// answer inside tests).
@@ -286,10 +294,13 @@ impl TriMesh {
             tri_hi,
             nodes: Vec::new(),
             order: Vec::new(),
+            vorder: Vec::new(),
+            vball: Vec::new(),
             closed,
             sdf: Sdf::default(),
         };
         mesh.build_tree();
+        mesh.cluster_vertices();
         mesh.sdf = Sdf::bake(&mesh);
         Ok(mesh)
     }
@@ -390,6 +401,37 @@ impl TriMesh {
             work.push((child + 1, mid, e));
             work.push((child, s, mid));
         }
+    }
+
+    /// Fills [`TriMesh::vorder`] and [`TriMesh::vball`] from the tree's leaf order.
+    fn cluster_vertices(&mut self) {
+        let mut seen = vec![false; self.vert.len()];
+        self.vorder.clear();
+        for &t in &self.order {
+            for v in self.tri[t as usize] {
+                if !std::mem::replace(&mut seen[v as usize], true) {
+                    self.vorder.push(v);
+                }
+            }
+        }
+        self.vball = self
+            .vorder
+            .chunks(VERTEX_CLUSTER)
+            .map(|run| {
+                let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(-f64::INFINITY));
+                for &v in run {
+                    lo = lo.min(self.vert[v as usize]);
+                    hi = hi.max(self.vert[v as usize]);
+                }
+                let c = (lo + hi) * 0.5;
+                let r = run
+                    .iter()
+                    .map(|&v| self.vert[v as usize].distance_squared(c))
+                    .fold(0.0, f64::max)
+                    .sqrt();
+                (c, r)
+            })
+            .collect();
     }
 
     /// Reorders `order[s..e]` so that `order[mid]` is the median by centroid coordinate `axis`.
