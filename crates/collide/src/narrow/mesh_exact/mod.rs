@@ -1866,9 +1866,14 @@ fn triangle_pair(
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
-    let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-    triangle_core(m1, t1, &core2, margin, edges, cand, stack);
+    if edges || !vertices_idle(m1, t1, m2, t2, fwd, margin) {
+        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
+        triangle_core(m1, t1, &core2, margin, edges, cand, stack);
+    }
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
+    if vertices_idle(m2, t2, m1, t1, inv, margin) {
+        return;
+    }
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
     let start = cand.len();
     triangle_core(m2, t2, &core1, margin, false, cand, stack);
@@ -1876,6 +1881,30 @@ fn triangle_pair(
         c.pos = fwd.0 * c.pos + fwd.1;
         c.normal = -(fwd.0 * c.normal);
     }
+}
+
+/// Whether the vertices of triangle `t_other` of `other` (placed in `mesh`'s frame by `(rot,
+/// off)`) give [`triangle_core`] nothing to do against triangle `t` of a closed `mesh` at zero
+/// margin: each one behind the plane (left to `deep_vertices`) or in front beyond the reach, by
+/// the same arithmetic as `triangle_core`'s own tests.
+fn vertices_idle(
+    mesh: &TriMesh,
+    t: usize,
+    other: &TriMesh,
+    t_other: usize,
+    (rot, off): (DMat3, DVec3),
+    margin: f64,
+) -> bool {
+    if !mesh.closed || margin > 0.0 {
+        return false;
+    }
+    let a = mesh.vert[mesh.tri[t][0] as usize];
+    let n = mesh.normal[t];
+    other.tri[t_other].iter().all(|&v| {
+        let p = rot * other.vert[v as usize] + off;
+        let s = (p - a).dot(n);
+        s < 0.0 || s > margin + 1e-9 * (1.0 + (p - a).abs().max_element())
+    })
 }
 
 #[cfg(test)]
