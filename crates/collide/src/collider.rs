@@ -46,6 +46,12 @@ pub enum MeshCollision {
     /// collide as their hulls. Mesh-backed `sdf` geoms (`<geom type="sdf" mesh="…"/>`) collide
     /// by their mesh's triangles too, against the same types; their other pairs, and every
     /// plugin-backed sdf geom (a closed-form field), keep MuJoCo's sdf path.
+    ///
+    /// A mesh that bounds a convex solid ([`TriMesh::convex`]) is its own hull: against a
+    /// primitive or another convex mesh it collides by the convex solver, as with
+    /// [`MeshCollision::Hull`] (the exact answer for convex shapes, with the minimal
+    /// translation in penetration, where per-feature depths on the triangles are not), and by
+    /// its triangles against a non-convex mesh.
     Exact,
 }
 
@@ -75,9 +81,30 @@ impl Default for ColliderOptions {
 /// no geom uses; shared by the colliders made with [`Collider::another`]) and their scratch.
 struct ExactMeshes {
     meshes: std::sync::Arc<[Option<TriMesh>]>,
-    /// Per geom: a mesh or mesh-backed sdf geom whose triangles were prepared.
-    by_triangles: std::sync::Arc<[bool]>,
+    /// Per geom: how it collides on the exact path.
+    geom: std::sync::Arc<[ExactGeom]>,
     scratch: MeshScratch,
+}
+
+/// How a geom collides under [`MeshCollision::Exact`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExactGeom {
+    /// Not a mesh or mesh-backed sdf geom (or its mesh has no triangles prepared).
+    Other,
+    /// A mesh or mesh-backed sdf geom whose mesh is not convex: by its triangles.
+    Triangles,
+    /// A mesh or mesh-backed sdf geom whose mesh bounds a convex solid and has a hull: by the
+    /// convex solver against convex shapes, by its triangles against a non-convex mesh.
+    Convex,
+}
+
+/// Where [`Collider::exact_route`] sends a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExactRoute {
+    /// The exact mesh path ([`crate::narrow::mesh_exact`]).
+    Triangles,
+    /// The convex solver (two convex shapes).
+    ConvexSolver,
 }
 
 /// Counts from one detection call.
@@ -220,8 +247,8 @@ impl<'m> Collider<'m> {
             MeshCollision::Hull => None,
             MeshCollision::Exact => {
                 let mut meshes: Vec<Option<TriMesh>> = vec![None; model.mesh.len()];
-                let mut by_triangles = vec![false; model.ngeom()];
-                for (g, tri) in by_triangles.iter_mut().enumerate() {
+                let mut geom = vec![ExactGeom::Other; model.ngeom()];
+                for (g, how) in geom.iter_mut().enumerate() {
                     let mesh_backed = match model.geom_type[g] {
                         GeomType::Mesh => true,
                         // without a plugin, an sdf geom's field is its mesh's
@@ -232,15 +259,20 @@ impl<'m> Collider<'m> {
                         continue;
                     }
                     if let Some(i) = model.geom_dataid[g].filter(|&i| i < meshes.len()) {
-                        if meshes[i].is_none() {
-                            meshes[i] = Some(TriMesh::from_mesh(&model.mesh[i])?);
-                        }
-                        *tri = true;
+                        let tri = match &mut meshes[i] {
+                            Some(tri) => tri,
+                            slot => slot.insert(TriMesh::from_mesh(&model.mesh[i])?),
+                        };
+                        *how = if tri.convex && model.mesh[i].hull.is_some() {
+                            ExactGeom::Convex
+                        } else {
+                            ExactGeom::Triangles
+                        };
                     }
                 }
                 Some(Box::new(ExactMeshes {
                     meshes: meshes.into(),
-                    by_triangles: by_triangles.into(),
+                    geom: geom.into(),
                     scratch: MeshScratch::new(),
                 }))
             }
@@ -326,7 +358,7 @@ impl<'m> Collider<'m> {
         c.exact = self.exact.as_ref().map(|e| {
             Box::new(ExactMeshes {
                 meshes: e.meshes.clone(),
-                by_triangles: e.by_triangles.clone(),
+                geom: e.geom.clone(),
                 scratch: MeshScratch::new(),
             })
         });
@@ -683,9 +715,17 @@ impl<'m> Collider<'m> {
         } else {
             (g1, g2, t1, t2)
         };
-        let kind = self.dispatch[t1 as usize * NTYPES + t2 as usize];
+        let mut kind = self.dispatch[t1 as usize * NTYPES + t2 as usize];
         if matches!(kind, Dispatch::Never) {
             return;
+        }
+        let route = match kind {
+            Dispatch::Convex | Dispatch::Sdf | Dispatch::MeshSdf => self.exact_route(g1, g2, t1),
+            _ => None,
+        };
+        if route == Some(ExactRoute::ConvexSolver) {
+            // two convex shapes, one a mesh-backed sdf geom perhaps: its mesh is its hull
+            kind = Dispatch::Convex;
         }
         stats.geom_pairs += 1;
         let n = match kind {
@@ -708,8 +748,8 @@ impl<'m> Collider<'m> {
                 self.unsupported.push((g1, g2));
                 return;
             }
-            // a mesh-backed sdf geom by its triangles, as a mesh
-            Dispatch::Sdf | Dispatch::MeshSdf if self.by_triangles(g1, g2, t1) => {
+            // meshes and mesh-backed sdf geoms by their triangles
+            _ if route == Some(ExactRoute::Triangles) => {
                 self.exact_pair(g1, g2, t1, threshold, poses)
             }
             Dispatch::Sdf | Dispatch::MeshSdf => {
@@ -723,9 +763,6 @@ impl<'m> Collider<'m> {
                         return;
                     }
                 }
-            }
-            Dispatch::Convex if self.by_triangles(g1, g2, t1) => {
-                self.exact_pair(g1, g2, t1, threshold, poses)
             }
             convex => {
                 let (c1, c2) = (
@@ -794,19 +831,24 @@ impl<'m> Collider<'m> {
         push_contacts([g1, g2], &self.pre[..n], &params, out);
     }
 
-    /// Whether the pair (geom 1 of type `t1`) collides by triangles: the exact mesh path is on,
-    /// geom 2's triangles were prepared (a mesh or mesh-backed sdf geom), and geom 1 has
-    /// prepared triangles too or is a sphere, capsule, box, ellipsoid or cylinder.
-    fn by_triangles(&self, g1: usize, g2: usize, t1: GeomType) -> bool {
-        self.exact
-            .as_deref()
-            .is_some_and(|e| e.by_triangles[g2] && (e.by_triangles[g1] || mesh_exact::handles(t1)))
+    /// How the exact mesh path, when on, collides a pair (geom 1 of type `t1`, the lower
+    /// type): `None` when geom 2 is not a mesh or mesh-backed sdf geom, or geom 1 is neither
+    /// that nor a sphere, capsule, box, ellipsoid or cylinder (the pair's usual dispatch);
+    /// the convex solver when both are convex; else by triangles.
+    fn exact_route(&self, g1: usize, g2: usize, t1: GeomType) -> Option<ExactRoute> {
+        use ExactGeom::{Convex, Other, Triangles};
+        let e = self.exact.as_deref()?;
+        match (e.geom[g1], e.geom[g2]) {
+            (_, Other) => None,
+            (Other, _) if !mesh_exact::handles(t1) => None,
+            (Other | Convex, Convex) => Some(ExactRoute::ConvexSolver),
+            (_, Triangles) | (Triangles, Convex) => Some(ExactRoute::Triangles),
+        }
     }
 
-    /// The exact mesh path for a pair [`Collider::by_triangles`] accepts: geom 1 (type `t1`)
-    /// by its triangles or as a primitive ([`mesh_exact::handles`]), against geom 2's
-    /// triangles; 0 contacts
-    /// when a mesh was not prepared.
+    /// The exact mesh path for a pair [`Collider::exact_route`] sends to triangles: geom 1
+    /// (type `t1`) by its triangles or as a primitive ([`mesh_exact::handles`]), against geom
+    /// 2's triangles; 0 contacts when a mesh was not prepared.
     fn exact_pair(
         &mut self,
         g1: usize,
@@ -833,7 +875,7 @@ impl<'m> Collider<'m> {
             return 0;
         };
         let (s1, s2) = (shape(g1), shape(g2));
-        if exact.by_triangles[g1] {
+        if exact.geom[g1] != ExactGeom::Other {
             let Some(mesh1) = tri(g1) else {
                 return 0;
             };

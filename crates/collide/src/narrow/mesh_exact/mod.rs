@@ -59,7 +59,9 @@
 //! closest points are sought.
 //!
 //! Limits: depths are per feature (a vertex's distance to the nearest surface, an edge pair's
-//! separation along their common normal), not the minimal translation of the whole pair. A
+//! separation along their common normal), not the minimal translation of the whole pair (the
+//! collider sends pairs of a convex mesh, [`TriMesh::convex`], with convex shapes to the convex
+//! solver instead). A
 //! penetrating edge pair counts only if each witness is inside the other shape, up to a grazing
 //! angle of `GRAZE` (0.02 rad; `box_octahedron_edges_crossing_found`).
 
@@ -75,7 +77,7 @@ mod smooth;
 mod trimesh;
 
 pub use sdf::Sdf;
-pub use trimesh::{Bend, Node, TriMesh, TriMeshError};
+pub use trimesh::{Bend, Node, TriMesh, TriMeshError, CONVEX_TOL};
 use trimesh::{LEAF_SIZE, VERTEX_CLUSTER};
 
 /// Largest number of contacts an exact mesh pair reports (MuJoCo's multi-contact bound).

@@ -113,6 +113,11 @@ pub struct TriMesh {
     /// [`TriMesh::nearest`] and the winding number of the [`Sdf`] agree, and the field may
     /// answer inside tests).
     pub closed: bool,
+    /// Whether the mesh bounds a convex solid: closed, connected, no edge folding inwards by
+    /// more than [`CONVEX_TOL`] of the mesh's size, and no vertex whose triangles' corner
+    /// angles sum above 2π (a closed, connected surface convex at every edge and vertex bounds
+    /// a convex solid).
+    pub convex: bool,
     /// The signed distance field baked from the triangles (negative inside).
     pub sdf: Sdf,
 }
@@ -146,6 +151,21 @@ pub(super) fn longest_edge2(c: &[DVec3; 3]) -> f64 {
 
 /// Two unit normals closer than this in `1 - cos` are treated as coplanar.
 const FLAT_COS: f64 = 1e-9;
+
+/// Relative tolerance of the convexity test ([`TriMesh::convex`]): an edge may fold inwards by
+/// this fraction of the mesh's bounding-box diagonal (vertices rounded to `f32` leave flat
+/// faces split in triangles about 1e-7 out of plane), and a vertex's angles may exceed 2π by
+/// this many radians.
+pub const CONVEX_TOL: f64 = 1e-6;
+
+/// The root of triangle `f` in the union-find forest `parent` (paths halved on the way).
+fn root(parent: &mut [u32], mut f: usize) -> usize {
+    while parent[f] as usize != f {
+        parent[f] = parent[parent[f] as usize];
+        f = parent[f] as usize;
+    }
+    f
+}
 
 impl TriMesh {
     /// Prepares `face` over `vert`; `name` is used in errors.
@@ -195,6 +215,15 @@ impl TriMesh {
         }
         edges.sort_unstable();
         let mut neighbour = vec![[None; 3]; tri.len()];
+        // convexity: every edge shared by two triangles, none folding inwards, one component
+        let (lo, hi) = vert
+            .iter()
+            .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(*v), hi.max(*v))
+            });
+        let fold_tol = CONVEX_TOL * (hi - lo).length();
+        let mut convex = true;
+        let mut component: Vec<u32> = (0..tri.len() as u32).collect();
         let mut i = 0;
         while i < edges.len() {
             let mut j = i + 1;
@@ -206,9 +235,20 @@ impl TriMesh {
                 let (f2, k2) = (edges[i + 1].2 as usize, edges[i + 1].3 as usize);
                 neighbour[f1][k1] = Some(normal[f2]);
                 neighbour[f2][k2] = Some(normal[f1]);
+                // the corner of each triangle off the shared edge lies behind the other's plane
+                let behind = |f: usize, k: usize, g: usize| {
+                    let off = vert[tri[f][(k + 2) % 3] as usize];
+                    (off - vert[tri[g][0] as usize]).dot(normal[g]) <= fold_tol
+                };
+                convex &= behind(f1, k1, f2) && behind(f2, k2, f1);
+                let (r1, r2) = (root(&mut component, f1), root(&mut component, f2));
+                component[r1.max(r2)] = r1.min(r2) as u32;
+            } else {
+                convex = false;
             }
             i = j;
         }
+        convex &= (0..tri.len()).all(|f| root(&mut component, f) == 0);
         // vertex neighbours (unique edges) and normal sums
         let nv = vert.len();
         let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(2 * edges.len());
@@ -245,6 +285,18 @@ impl TriMesh {
             .map(|(n, &ok)| n.filter(|_| ok))
             .collect();
         let closed = neighbour.iter().flatten().all(Option::is_some);
+        if convex {
+            // a vertex of a convex solid is the apex of a convex cone: its angles sum to 2π at
+            // most (more would be a surface wrapping round the vertex more than once)
+            let mut angle_sum = vec![0.0; nv];
+            for t in &tri {
+                for k in 0..3 {
+                    let [a, b, c] = [0, 1, 2].map(|d| vert[t[(k + d) % 3] as usize]);
+                    angle_sum[t[k] as usize] += (b - a).angle_between(c - a);
+                }
+            }
+            convex = angle_sum.iter().all(|&s| s <= 2.0 * PI + CONVEX_TOL);
+        }
         let bend = normal
             .iter()
             .zip(&neighbour)
@@ -297,6 +349,7 @@ impl TriMesh {
             vorder: Vec::new(),
             vball: Vec::new(),
             closed,
+            convex,
             sdf: Sdf::default(),
         };
         mesh.build_tree();
