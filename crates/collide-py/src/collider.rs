@@ -291,7 +291,7 @@ impl PyCollider {
     /// A collider for `model` (a `collide.Model`) on `nthread` threads (`None`: all cores);
     /// `mesh_collision` is `"hull"` (meshes as convex hulls, like MuJoCo) or `"exact"`
     /// (meshes and mesh-backed sdf geoms by their triangles, prepared once and shared by the
-    /// threads).
+    /// threads; a convex mesh against a convex shape by the convex solver).
     #[new]
     #[pyo3(signature = (model, nthread=None, mesh_collision="hull"))]
     fn new(
