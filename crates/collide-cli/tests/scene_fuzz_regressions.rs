@@ -669,3 +669,158 @@ fn edge_face_order_decides_between_two_clips() {
         normal,
     );
 }
+
+/// Scene 825 of `scene_fuzz --seed 15`: a capsule lying along a flat face of a mesh, its axis
+/// exactly parallel to the face, 0.13 deep. GJK on the capsule's segment ends on a triangle of
+/// three collinear Minkowski points (both capsule ends against one mesh vertex, and one end
+/// against another). MuJoCo 4.0.0 goes on past a zero duality gap (a capsule's segment against
+/// a polytope converges finitely, so the gap tolerance is 0) and solves the collinear triangle
+/// edge by edge, keeping one capsule end as the witness; stopping at the gap, or solving only
+/// the first edge, mixed the two ends and put the contact 3.6 cm along the capsule.
+#[test]
+fn capsule_parallel_to_mesh_face_witness_at_one_end() {
+    let m = model_with_assets(
+        r#"<mujoco>
+          <asset><mesh name="m0" file="bevel_box.obj" scale="0.234169 0.234169 0.234169"/></asset>
+          <worldbody>
+            <body name="b0" pos="-0.0519017 -0.224907 0.279826">
+              <geom name="g3" type="mesh" pos="-0.109158 0.0982769 0.10078" mesh="m0"/>
+            </body>
+            <body name="b7" pos="-0.111247 0.179565 0.509643">
+              <joint type="free"/>
+              <geom name="g11" type="capsule" size="0.207798 0.0466998" euler="0 90 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.111247 0.179565 0.509643 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [1, 0],
+        -0.13198508073437337,
+        [
+            -0.15794679999999994,
+            0.044842667515470044,
+            0.46538600607134256,
+        ],
+        [
+            4.2058656116577906e-16,
+            -0.9500503918070278,
+            -0.31209654440142914,
+        ],
+    );
+}
+
+/// Scene 274 of `scene_fuzz --seed 15`: a capsule parallel to a mesh edge, 0.13 away within the
+/// mesh's margin of 0.2. The sub-distance meets a nearly collinear triangle whose minors
+/// cancel: as MuJoCo 4.0.0 rounds them (cross products of the edges, cofactors of the
+/// vertices' offsets from the projection, normalised by their sum) one sign test passes and the
+/// witness stays on one mesh vertex; the expanded formula gave a zero minor and an
+/// interpolated witness 1.8 mm off.
+#[test]
+fn nearly_collinear_subdistance_rounds_as_mujoco() {
+    let m = model_with_assets(
+        r#"<mujoco>
+          <asset><mesh name="m0" file="hex_prism.msh" scale="0.0114043 0.0114043 0.0114043"/></asset>
+          <worldbody>
+            <body name="b0" pos="0.200751 0.142553 0.162008">
+              <joint type="hinge" axis="0.424151 0.381095 1.3316"/>
+              <geom name="g2" type="capsule" pos="-0.114797 0.0990216 0.0193675" size="0.0144948 0.110716" euler="-90 180 -90"/>
+            </body>
+            <body name="b3" pos="0.1881 0.0632275 0.224488">
+              <geom name="g7" type="mesh" pos="-0.0263798 0.0993801 0.0936442" mesh="m0" euler="90 0 90" margin="0.2"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        0.13194766040088884,
+        [
+            0.12382969039599093,
+            0.16830975005427606,
+            0.25237291208919466,
+        ],
+        [
+            0.47068889207687453,
+            -4.0785630265078264e-16,
+            0.882299250184111,
+        ],
+    );
+}
+
+/// Scene 126 of `scene_fuzz --seed 16`: a capsule lying across a height field's prisms, axis
+/// parallel to their top faces. As `capsule_parallel_to_mesh_face_witness_at_one_end`, on
+/// prisms: MuJoCo 4.0.0's contacts (the last two 0.2 deep, once 8.5 cm apart from these).
+#[test]
+fn capsule_parallel_to_hfield_prism_witness_at_one_end() {
+    let m = model(
+        r#"<mujoco>
+          <asset><hfield name="h1" nrow="4" ncol="2" size="0.361323 0.476858 0.0739985 0.0458684" elevation="1 0 0.5 0.5 1 0 0.5 0"/></asset>
+          <worldbody>
+            <body name="b1" pos="-0.14805 -0.157419 0.311727">
+              <joint type="free"/>
+              <geom name="g5" type="hfield" pos="0.0942358 0.109662 0.0400655" hfield="h1" euler="180 180 -180"/>
+            </body>
+            <body name="b2" pos="-0.117098 0.215041 0.3">
+              <joint type="free"/>
+              <geom name="g7" type="capsule" size="0.20917 0.207673" euler="0 90 0"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.14805 -0.157419 0.311727 1 0 0 0 -0.117098 0.215041 0.3 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    let want = [
+        (
+            -0.10515582685075497,
+            [
+                -0.09400058526000177,
+                0.05870309973739617,
+                0.3089186612938378,
+            ],
+            [
+                -3.9592065100236967e-16,
+                0.9983767614470256,
+                -0.05695473819226297,
+            ],
+        ),
+        (
+            -0.026665718794577103,
+            [0.16939238023860176, 0.03587739817334103, 0.3063568854219845],
+            [
+                -0.4024639044260564,
+                0.9148601806340835,
+                -0.03246006044829083,
+            ],
+        ),
+        (
+            -0.2032459,
+            [
+                -0.17908134662645986,
+                0.2150410000000001,
+                0.40754704999999997,
+            ],
+            [9.422747113119601e-15, 0.0, -1.0],
+        ),
+        (
+            -0.20324590000000006,
+            [
+                -0.007844571443308072,
+                0.21504100000000104,
+                0.40754704999999997,
+            ],
+            [-1.1607731950944432e-15, -9.286185560755545e-15, -1.0],
+        ),
+    ];
+    assert_eq!(c.len(), want.len(), "{c:?}");
+    for (c, (dist, pos, normal)) in c.iter().zip(want) {
+        assert_contact(c, [0, 1], dist, pos, normal);
+    }
+}

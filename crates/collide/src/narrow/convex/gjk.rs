@@ -485,22 +485,61 @@ fn cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, plane: Plane) -> [f64; 3
     [c31, c32, c33]
 }
 
+/// [`best_projection`] as MuJoCo 4.0.0's GJK sub-distance rounds it: the minors are the
+/// coordinate-plane cross products of the edges `s2 - s1` and `s3 - s1` (the same values, other
+/// roundings: near-degenerate triangles can get a different sign or plane).
+fn edge_projection(s1: DVec3, s2: DVec3, s3: DVec3) -> (Plane, f64) {
+    let (a, b) = (s2 - s1, s3 - s1);
+    let m14 = b.z * a.y - a.z * b.y;
+    let m24 = b.z * a.x - a.z * b.x;
+    let m34 = a.x * b.y - a.y * b.x;
+    let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
+    if mu1 >= mu2 && mu1 >= mu3 {
+        (Plane::Yz, m14)
+    } else if mu2 >= mu3 {
+        (Plane::Xz, m24)
+    } else {
+        (Plane::Xy, m34)
+    }
+}
+
+/// [`cofactors`] as MuJoCo 4.0.0's GJK sub-distance rounds them: cross products of the
+/// vertices' offsets from `p` in `plane`; their sum (not the minor) normalises them.
+fn edge_cofactors(s1: DVec3, s2: DVec3, s3: DVec3, p: DVec3, plane: Plane) -> [f64; 3] {
+    let (pu, pv) = plane.coords(p);
+    let offset = |s: DVec3| {
+        let (u, v) = plane.coords(s);
+        (u - pu, v - pv)
+    };
+    let ((au, av), (bu, bv), (cu, cv)) = (offset(s1), offset(s2), offset(s3));
+    [bu * cv - cu * bv, cu * av - au * cv, au * bv - bu * av]
+}
+
+/// The sub-distance on a triangle (barycentric coordinates: cofactors over their sum, the
+/// signs tested against the minor, [`edge_projection`] and [`edge_cofactors`]). Three
+/// collinear points (no plane to project on) are solved
+/// edge by edge, as MuJoCo 4.0.0 does (its plane projection gives no usable point, so no sign
+/// test passes): the edges `(s2, s3)`, `(s1, s3)`, `(s1, s2)` in turn, the first or a strictly
+/// nearer one kept (`capsule_parallel_to_mesh_face_witness_at_one_end`).
 #[inline(always)]
 fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> ([f64; 3], Known) {
-    let Some(p_o) = project_origin_plane(s1, s2, s3) else {
-        let (l, known) = s1d(s1, s2);
-        return ([l[0], l[1], 0.0], known);
+    let comp = match project_origin_plane(s1, s2, s3) {
+        Some(p_o) => {
+            let (plane, m_max) = edge_projection(s1, s2, s3);
+            let c = edge_cofactors(s1, s2, s3, p_o, plane);
+            let comp = [
+                same_sign(m_max, c[0]),
+                same_sign(m_max, c[1]),
+                same_sign(m_max, c[2]),
+            ];
+            if comp[0] && comp[1] && comp[2] {
+                let sum = c[0] + c[1] + c[2];
+                return ([c[0] / sum, c[1] / sum, c[2] / sum], Some((3, p_o)));
+            }
+            comp
+        }
+        None => [false; 3],
     };
-    let (plane, m_max) = best_projection(s1, s2, s3);
-    let c = cofactors(s1, s2, s3, p_o, plane);
-    let comp = [
-        same_sign(m_max, c[0]),
-        same_sign(m_max, c[1]),
-        same_sign(m_max, c[2]),
-    ];
-    if comp[0] && comp[1] && comp[2] {
-        return ([c[0] / m_max, c[1] / m_max, c[2] / m_max], Some((3, p_o)));
-    }
     let mut lambda = [0.0; 3];
     let mut known = None;
     let mut dmin = FAR;
@@ -524,7 +563,13 @@ fn s2d(s1: DVec3, s2: DVec3, s3: DVec3) -> ([f64; 3], Known) {
     (lambda, known)
 }
 
+/// The sub-distance on a segment; a segment shorter than `MINVAL` (squared length below
+/// `MINVAL²`) is its second point, as in MuJoCo 4.0.0.
 fn s1d(s1: DVec3, s2: DVec3) -> ([f64; 2], Known) {
+    let diff = s2 - s1;
+    if diff.dot(diff) < MINVAL * MINVAL {
+        return ([0.0, 1.0], None);
+    }
     let p_o = project_origin_line(s1, s2);
     // the coordinate with the largest |s1 - s2| (the last of equals)
     let d = s1 - s2;
