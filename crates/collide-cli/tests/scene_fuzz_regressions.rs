@@ -824,3 +824,46 @@ fn capsule_parallel_to_hfield_prism_witness_at_one_end() {
         assert_contact(c, [0, 1], dist, pos, normal);
     }
 }
+
+/// Scene 437 of `scene_fuzz --seed 16` (`ccd_tolerance="0.01"`, multi-contact off): a sphere
+/// 0.27 deep across a thin mesh. GJK between the sphere's centre and the mesh stops on a zero
+/// duality gap only, whatever `ccd_tolerance` is (a point against a polytope converges
+/// finitely); stopping at the gap tolerance 0.5e-4 left it one step short, 2.6e-4 off in depth.
+#[test]
+fn sphere_core_against_mesh_has_zero_gap_tolerance() {
+    let m = model(
+        r#"<mujoco>
+          <option ccd_tolerance="0.01"><flag multiccd="disable"/></option>
+          <asset>
+            <mesh name="m0" vertex="0.479959 -0.253774 -0.000823364 0.0222485 -0.00767029 -0.00162248 0.26832 0.0128886 0.0048824 -0.304081 -0.0592511 0.00845994 0.00836466 -0.33934 0.00407924 -0.486482 -0.0177539 -0.000792299 -0.493032 -0.229124 -0.00501475 -1.9378e-05 0.215183 0.0104244 -0.624474 -0.197368 0.0106555 -0.0489219 0.133015 0.00141444 0.16641 0.0581559 0.0103027 -0.298887 0.323811 0.00392816 -0.0966922 0.360845 0.00332081 -0.129271 -0.137455 0.00476151 -0.0987518 -0.355852 0.00555955 0.219093 -0.0800484 0.00513245 -0.426436 -0.281418 0.00345074 -0.243807 0.316087 0.0054599"/>
+          </asset>
+          <worldbody>
+            <body name="b0" pos="0.0221594 0.111601 0.343413">
+              <joint type="hinge" axis="1.80397 0.0233609 -0.832511"/>
+              <joint type="hinge" axis="0 0 1"/>
+              <geom name="g2" type="mesh" pos="-0.116677 -0.0797891 -0.0462421" mesh="m0" zaxis="0.17753 -0.540618 -0.500954"/>
+            </body>
+            <body name="b1" pos="-0.138112 -0.136407 0.277487" quat="-0.0657495 -1.04752 -0.813605 -0.595922">
+              <joint type="ball"/>
+              <geom name="g3" type="sphere" pos="0.0190319 -0.0870633 -0.0176322" size="0.284036"/>
+            </body>
+          </worldbody>
+          <keyframe>
+            <key qpos="-1.1221624360415632 0.2828975259208497 -0.5826164394788567 -0.6042607409676359 -0.5343458653395782 -0.09950646998422076"/>
+          </keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [1, 0],
+        -0.2697076566021802,
+        [
+            -0.06691668891478611,
+            -0.29931016926788534,
+            0.3172046498929025,
+        ],
+        [0.794954108370434, -0.5967567758230384, 0.1092214085894346],
+    );
+}

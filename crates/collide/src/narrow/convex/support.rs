@@ -92,14 +92,13 @@ impl<'a> Object<'a> {
     }
 
     /// True for shapes with finitely many vertices and no inflation (box, mesh or height-field
-    /// prism, or a capsule reduced to its segment, zero margin): GJK then converges exactly (a
-    /// zero duality gap does not stop it) and EPA runs to machine precision. A sphere's core
-    /// (a point) is not counted, as in MuJoCo 4.0.0 (the corpus's sphere pairs tell:
-    /// `scenes/primitive_pairs`, `scenes/mesh_fit` move off its witness points otherwise;
-    /// `capsule_parallel_to_mesh_face_witness_at_one_end` needs the segment counted).
+    /// prism, or a sphere or capsule reduced to its core, a point or a segment; zero margin):
+    /// GJK then converges exactly, a zero duality gap does not stop it (MuJoCo 4.0.0's rule:
+    /// `sphere_core_against_mesh_has_zero_gap_tolerance`,
+    /// `capsule_parallel_to_mesh_face_witness_at_one_end`), and EPA runs to machine precision.
     pub fn discrete(&self) -> bool {
         self.margin == 0.0
-            && ((self.core && self.kind == GeomType::Capsule)
+            && ((self.core && is_round(self.kind))
                 || matches!(self.kind, GeomType::Box | GeomType::Mesh | GeomType::HField))
     }
 
