@@ -4,7 +4,9 @@
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
-use crate::math::{axis_angle_quat, mul_quat_runtime, normalize_quat, quat_to_mat, quat_wxyz};
+use crate::math::{
+    axis_angle_quat, mul_quat_runtime, normalize_quat, quat_to_mat, quat_wxyz, rot_vec_quat,
+};
 use crate::model::{JointType, Model, SameFrame};
 
 /// Why a configuration was rejected.
@@ -105,16 +107,6 @@ impl Poses {
 #[inline(always)]
 fn is_identity(q: DQuat) -> bool {
     q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0
-}
-
-/// `rot_vec_quat(v, q)`, bit for bit, computing `q`'s matrix only once into `mat` (which must
-/// be `None` or `quat_to_mat(q)`).
-#[inline(always)]
-fn rot_cached(v: DVec3, q: DQuat, mat: &mut Option<DMat3>) -> DVec3 {
-    if is_identity(q) {
-        return v;
-    }
-    *mat.get_or_insert_with(|| quat_to_mat(q)) * v
 }
 
 fn check_finite(
@@ -218,10 +210,6 @@ fn bodies_and_geoms(
     for b in 1..nb {
         let parent = body_parentid[b];
         let (mut pos, mut quat);
-        // the rotation matrix of `quat`, once computed (each rotation of a vector by `quat`
-        // is `quat_to_mat(quat) * v`, as in `rot_vec_quat`: computing the matrix once per
-        // quaternion gives the same bits)
-        let mut mat: Option<DMat3> = None;
         if let Some(m) = body_mocapid[b] {
             // mocap bodies are children of the world
             let (p, q) = match mocap {
@@ -254,10 +242,11 @@ fn bodies_and_geoms(
                     let q = &qpos[qa..qa + 7];
                     pos = DVec3::new(q[0], q[1], q[2]);
                     quat = normalize_quat(quat_wxyz(q[3], q[4], q[5], q[6]));
-                    mat = None;
                 }
+                // anchors and axes placed as MuJoCo's `mju_rotVecQuat` rounds them (not by the
+                // quaternion's matrix: the last bits differ)
                 JointType::Ball | JointType::Hinge => {
-                    let anchor = rot_cached(jpos, quat, &mut mat) + pos;
+                    let anchor = rot_vec_quat(jpos, quat) + pos;
                     let local = if jtype == JointType::Ball {
                         let q = &qpos[qa..qa + 4];
                         normalize_quat(quat_wxyz(q[0], q[1], q[2], q[3]))
@@ -265,25 +254,17 @@ fn bodies_and_geoms(
                         axis_angle_quat(jaxis, qpos[qa] - model.qpos0[qa])
                     };
                     quat = mul_quat_runtime(quat, local);
-                    mat = None;
-                    pos = anchor - rot_cached(jpos, quat, &mut mat);
+                    pos = anchor - rot_vec_quat(jpos, quat);
                 }
                 JointType::Slide => {
-                    let axis = rot_cached(jaxis, quat, &mut mat);
+                    let axis = rot_vec_quat(jaxis, quat);
                     pos += axis * (qpos[qa] - model.qpos0[qa]);
                 }
             }
         }
 
-        let normalized = normalize_quat(quat);
-        if normalized.to_array().map(f64::to_bits) != quat.to_array().map(f64::to_bits) {
-            mat = None;
-        }
-        quat = normalized;
-        let mat = match mat {
-            Some(m) => m,
-            None => quat_to_mat(quat),
-        };
+        quat = normalize_quat(quat);
+        let mat = quat_to_mat(quat);
         xpos[b] = pos;
         xquat[b] = quat;
         xmat[b] = mat;

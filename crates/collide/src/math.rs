@@ -116,13 +116,27 @@ pub fn mat_to_rowmajor(m: &DMat3) -> [f64; 9] {
     ]
 }
 
-/// Rotates a vector by a unit quaternion (MuJoCo's `mju_rotVecQuat`).
+/// Rotates a vector by a unit quaternion as MuJoCo's `mju_rotVecQuat` rounds it
+/// (`v + 2 q⃗ × (w v + q⃗ × v)`, not the quaternion's matrix times `v`; exact for a zero vector
+/// or the identity quaternion). Joint anchors and axes in `mj_kinematics` are placed this way.
 #[inline]
 pub fn rot_vec_quat(v: DVec3, q: DQuat) -> DVec3 {
+    if v.x == 0.0 && v.y == 0.0 && v.z == 0.0 {
+        return DVec3::ZERO;
+    }
     if q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0 {
         return v;
     }
-    quat_to_mat(q) * v
+    let t = [
+        q.w * v.x + q.y * v.z - q.z * v.y,
+        q.w * v.y + q.z * v.x - q.x * v.z,
+        q.w * v.z + q.x * v.y - q.y * v.x,
+    ];
+    DVec3::new(
+        v.x + 2.0 * (q.y * t[2] - q.z * t[1]),
+        v.y + 2.0 * (q.z * t[0] - q.x * t[2]),
+        v.z + 2.0 * (q.x * t[1] - q.y * t[0]),
+    )
 }
 
 /// Quaternion of a rotation by `angle` radians about the unit `axis`.

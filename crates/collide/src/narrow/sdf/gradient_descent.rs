@@ -16,6 +16,7 @@ use glam::DVec3;
 
 use super::octree::Octree;
 use super::plugins::SdfPlugin;
+pub(super) use crate::math::rot_vec_quat;
 use crate::math::MINVAL;
 use crate::model::GeomType;
 use crate::narrow::{PreContact, MAX_PAIR_CONTACTS};
@@ -355,27 +356,6 @@ pub struct SdfGeom<'a> {
     pub pos: DVec3,
     /// Geom orientation (the field's frame is the geom frame).
     pub quat: glam::DQuat,
-}
-
-/// MuJoCo's `mju_rotVecQuat` (`v + 2 q × (w v + q × v)`, its operation order: the start
-/// points sit on box corners, where the last bit decides which face a gradient sees).
-pub(super) fn rot_vec_quat(v: DVec3, q: glam::DQuat) -> DVec3 {
-    if v == DVec3::ZERO {
-        return DVec3::ZERO;
-    }
-    if q.w == 1.0 && q.x == 0.0 && q.y == 0.0 && q.z == 0.0 {
-        return v;
-    }
-    let t = [
-        q.w * v.x + q.y * v.z - q.z * v.y,
-        q.w * v.y + q.z * v.x - q.x * v.z,
-        q.w * v.z + q.x * v.y - q.y * v.x,
-    ];
-    DVec3::new(
-        v.x + 2.0 * (q.y * t[2] - q.z * t[1]),
-        v.y + 2.0 * (q.z * t[0] - q.x * t[2]),
-        v.z + 2.0 * (q.x * t[1] - q.y * t[0]),
-    )
 }
 
 /// `(pos, quat)` of `b⁻¹ ∘ a` as a row-major transform (MuJoCo's `mapPose(a, b)`): maps
