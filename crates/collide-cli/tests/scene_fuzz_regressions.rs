@@ -867,3 +867,73 @@ fn sphere_core_against_mesh_has_zero_gap_tolerance() {
         [0.794954108370434, -0.5967567758230384, 0.1092214085894346],
     );
 }
+
+/// Scene 104 of `scene_fuzz --seed 17`: a cylinder around a box 0.9 mm thin, placed by a hinge
+/// and a slide joint. EPA on such a flat box is ill-conditioned: a body position one bit off
+/// MuJoCo's grew to a 3.9e-3 rad normal. Joint anchors and axes are now rotated as MuJoCo's
+/// `mju_rotVecQuat` rounds them (not by the quaternion's matrix), and the pose and the
+/// contact are MuJoCo's, bit for bit.
+#[test]
+fn joint_axes_rotated_as_mujoco_rounds_them() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body name="b1" pos="0.182339 -0.144064 0.0890133">
+              <joint type="hinge" axis="0 0 1"/>
+              <joint type="slide" axis="0.584855 -1.93802 0.833721" range="-0.1 0.1" limited="true"/>
+              <geom name="g2" type="cylinder" pos="0.114428 0.005493 0.0950595" size="0.0907379 0.117997" xyaxes="1.71771 1.34755 -0.540211 -1.28883 -0.478156 0.428256"/>
+            </body>
+            <body name="b5" pos="0.0573889 -0.083112 0.2">
+              <geom name="g7" type="box" size="0.0262139 0.00349066 0.000866049"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="1.7163068862239061 -0.05301193771235085"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        -0.041494926501900134,
+        [0.0700278838282982, -0.09446018782110374, 0.2042317424456083],
+        [-0.65429281678955, -0.7152126330636708, 0.24570673455102415],
+    );
+}
+
+/// Scene 105 of `scene_fuzz --seed 17`: a sphere against an ellipsoid on a hinge whose anchor
+/// is off the body origin, at zero angle. The anchor's round trip (`anchor - rot(pos)`) left
+/// the body one bit off MuJoCo's, and GJK on the ellipsoid stopped at another iterate (normal
+/// 1.2e-3 rad off); with MuJoCo's rounding of the rotation, bit for bit.
+#[test]
+fn hinge_anchor_round_trip_rounds_as_mujoco() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body name="b6" pos="-0.0866673 0.246559 0.306396">
+              <geom name="g13" type="sphere" pos="0.0484236 0.00674929 0.0406807" size="0.0241056"/>
+              <body name="b7" pos="0.0949398 -0.0323405 -0.0188968">
+                <body name="b8" pos="0.112345 0.0589462 -0.000107936" xyaxes="0.815953 -0.708297 1.06034 0.466034 -0.89947 -0.196163">
+                  <joint type="hinge" axis="0.221204 0.874031 -0.891328" pos="0.0843438 0.00575988 -0.0733827"/>
+                  <geom name="g17" type="ellipsoid" fromto="-0.00372055 0.0967295 -0.0551614 -0.0712303 -0.0182908 0.0607968" size="0.273607 0.257244"/>
+                </body>
+              </body>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        -0.044942839047778474,
+        [
+            -0.03755595191260046,
+            0.25474881709808683,
+            0.3467267455970712,
+        ],
+        [0.4147090254746164, 0.8829750569100643, -0.2199351564997345],
+    );
+}
