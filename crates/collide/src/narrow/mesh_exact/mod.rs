@@ -105,8 +105,8 @@ pub struct MeshScratch {
     /// Nearest points of mesh 2's vertices on mesh 1, and of mesh 1's on mesh 2 (one call).
     near12: Vec<Cell<Option<Near>>>,
     near21: Vec<Cell<Option<Near>>>,
-    /// Per node then per triangle of mesh 1 (2), whether it may come near mesh 2's (1's)
-    /// surface by that mesh's field: 0 not yet known, 1 near, 2 far (one call).
+    /// Per triangle of mesh 1 (2), whether it may come near mesh 2's (1's) surface by that
+    /// mesh's field: 0 not yet known, 1 near, 2 far (one call).
     near_surface1: Vec<u8>,
     near_surface2: Vec<u8>,
     /// Mesh 2's triangles met in leaf pairs, placed in mesh 1's frame (one call), and per
@@ -1238,8 +1238,8 @@ pub fn mesh_mesh(
     let reach = margin.max(0.0);
     let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
     for (memo, n) in [
-        (&mut scratch.near_surface1, n1 + m1.tri.len()),
-        (&mut scratch.near_surface2, n2 + m2.tri.len()),
+        (&mut scratch.near_surface1, m1.tri.len()),
+        (&mut scratch.near_surface2, m2.tri.len()),
     ] {
         memo.clear();
         memo.resize(n, 0);
@@ -1404,13 +1404,16 @@ struct Descent<'a> {
 }
 
 /// A node's box placed in the other mesh's frame: the centre, and the corners of the box
-/// around the placed box grown by the margin; a memo entry, valid in the call numbered `call`.
+/// around the placed box grown by the margin, and whether the node may come near the other
+/// mesh's surface ([`node_near`]: 0 not yet known, 1 near, 2 far); a memo entry, valid in the
+/// call numbered `call`.
 #[derive(Clone, Copy, Debug, Default)]
 struct PlacedBox {
     c: DVec3,
     lo: DVec3,
     hi: DVec3,
     call: u32,
+    near: u8,
 }
 
 /// Node `n`'s [`PlacedBox`] by `(rot, arot, off)` grown by `grow`, memoised in `boxes[k]` for
@@ -1435,25 +1438,27 @@ fn placed(
             lo: c - h - grow,
             hi: c + h + grow,
             call,
+            near: 0,
         };
     }
     *e
 }
 
-/// Whether node `n` (index `k`, its box placed in `other`'s frame in `boxes`) may come within
-/// `reach` of `other`'s surface ([`near_surface`], memo `memo`): a node wholly farther, outside
-/// it or deep inside where `deep_vertices` finds its vertices, meets no feature of it.
+/// Whether node `n` (index `k`, its box placed in `other`'s frame in `boxes`, which memoises
+/// the answer) may come within `reach` of `other`'s surface by its field ([`ball_far`]): a node
+/// wholly farther, outside it or deep inside where `deep_vertices` finds its vertices, meets
+/// no feature of it.
 #[inline(always)]
-fn node_near(
-    memo: &mut [u8],
-    boxes: &[PlacedBox],
-    k: u32,
-    n: &Node,
-    other: &TriMesh,
-    reach: f64,
-) -> bool {
-    let ball = || (boxes[k as usize].c, hb_len(n));
-    near_surface(memo, k as usize, other, ball, reach)
+fn node_near(boxes: &mut [PlacedBox], k: u32, n: &Node, other: &TriMesh, reach: f64) -> bool {
+    let e = &mut boxes[k as usize];
+    if e.near == 0 {
+        e.near = if ball_far(other, (e.c, hb_len(n)), reach) {
+            2
+        } else {
+            1
+        };
+    }
+    e.near == 1
 }
 
 /// Whether node `k` of a mesh (`own`: the mesh, its placed-box and near-surface memos, the
@@ -1462,7 +1467,7 @@ fn node_near(
 /// way, node `k` near the other mesh's surface ([`node_near`]).
 #[inline(always)]
 fn child_meets(
-    (mesh, boxes, memo, place): (&TriMesh, &mut [PlacedBox], &mut [u8], (DMat3, DMat3, DVec3)),
+    (mesh, boxes, place): (&TriMesh, &mut [PlacedBox], (DMat3, DMat3, DVec3)),
     k: u32,
     (other, j, p_other): (&TriMesh, u32, &PlacedBox),
     grow: DVec3,
@@ -1472,7 +1477,7 @@ fn child_meets(
     let (a, b) = (&mesh.nodes[k as usize], &other.nodes[j as usize]);
     box_meets(a, p_other)
         && box_meets(b, &placed(boxes, k, a, place, grow, call))
-        && node_near(memo, boxes, k, a, other, reach)
+        && node_near(boxes, k, a, other, reach)
 }
 
 /// Whether box `n` (own frame) overlaps a placed box (grown).
@@ -1522,14 +1527,14 @@ impl Descent<'_> {
     /// mesh 2's surface ([`Descent::near1`]).
     #[inline(always)]
     fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
-        let own = (self.m1, &mut *self.node_box1, &mut *self.near1, self.inv);
+        let own = (self.m1, &mut *self.node_box1, self.inv);
         child_meets(own, k, (self.m2, j, pb), self.grow, self.reach, self.call)
     }
 
     /// [`Descent::child1`] for child `k` of mesh 2 against node `i` of mesh 1 (placed as `pa`).
     #[inline(always)]
     fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
-        let own = (self.m2, &mut *self.node_box2, &mut *self.near2, self.fwd);
+        let own = (self.m2, &mut *self.node_box2, self.fwd);
         child_meets(own, k, (self.m1, i, pa), self.grow, self.reach, self.call)
     }
 
@@ -1538,14 +1543,14 @@ impl Descent<'_> {
     #[inline]
     fn near1(&mut self, i: u32) -> bool {
         let a = &self.m1.nodes[i as usize];
-        node_near(self.near1, self.node_box1, i, a, self.m2, self.reach)
+        node_near(self.node_box1, i, a, self.m2, self.reach)
     }
 
     /// [`Descent::near1`] for node `j` of mesh 2 against mesh 1.
     #[inline]
     fn near2(&mut self, j: u32) -> bool {
         let b = &self.m2.nodes[j as usize];
-        node_near(self.near2, self.node_box2, j, b, self.m1, self.reach)
+        node_near(self.node_box2, j, b, self.m1, self.reach)
     }
 
     /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
@@ -1589,7 +1594,6 @@ impl Descent<'_> {
         if n_leaf2 == 0 {
             return;
         }
-        let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
         let sa = a.first as usize;
         for &t1 in &m1.order[sa..sa + a.count as usize] {
             let lo1 = m1.tri_lo[t1 as usize] - grow;
@@ -1599,7 +1603,7 @@ impl Descent<'_> {
             }
             let c1 = m1.corners(t1 as usize);
             let ball1 = || ball(place(c1, irot, ioff));
-            if !near_surface(self.near1, n1 + t1 as usize, m2, ball1, self.reach) {
+            if !near_surface(self.near1, t1 as usize, m2, ball1, self.reach) {
                 continue;
             }
             let sat1 = SatTri {
@@ -1614,7 +1618,7 @@ impl Descent<'_> {
                     continue;
                 }
                 let t2 = p.t as usize;
-                if !near_surface(self.near2, n2 + t2, m1, || ball(p.sat.c), self.reach) {
+                if !near_surface(self.near2, t2, m1, || ball(p.sat.c), self.reach) {
                     continue;
                 }
                 // the triangles must meet or lie within the margin: a triangle wholly beyond or
@@ -1686,7 +1690,7 @@ fn near_surface(
 /// its field.
 #[inline(never)]
 fn ball_far(other: &TriMesh, (c, r): (DVec3, f64), reach: f64) -> bool {
-    other.sdf.value(c).abs() - other.sdf.error_bound() - r > reach
+    other.sdf.distance_lower_bound(c) - r > reach
 }
 
 /// Whether `inner` (its frame mapped into `outer`'s by `(rot, off)`) lies inside `outer` when

@@ -178,6 +178,30 @@ impl Sdf {
         Some((lo - tol, hi + tol, far + tol))
     }
 
+    /// A lower bound of the distance from `p` (mesh frame) to the surface: the exact distance
+    /// at the grid node nearest `p` less the distance to that node (the distance is
+    /// 1-Lipschitz); outside the grid, the distance to the grid's box plus the padding. One
+    /// node read, and at least as tight as `|value| - error_bound` near a node.
+    #[inline]
+    pub fn distance_lower_bound(&self, p: DVec3) -> f64 {
+        let q = p.clamp(self.lo, self.hi);
+        if q != p {
+            return p.distance(q) + self.pad;
+        }
+        let g = (q - self.lo) / self.cell;
+        // `g` is not negative and finite: adding ½ and truncating rounds to the nearest node
+        let (i, j, k) = (
+            ((g.x + 0.5) as usize).min(self.dims[0] - 1),
+            ((g.y + 0.5) as usize).min(self.dims[1] - 1),
+            ((g.z + 0.5) as usize).min(self.dims[2] - 1),
+        );
+        let v = self.val[i + self.dims[0] * (j + self.dims[1] * k)];
+        let node = self.lo + DVec3::new(i as f64, j as f64, k as f64) * self.cell;
+        // the node values and the distance here round alike; a hair for safety
+        let tol = 1e-9 * (self.cell + p.abs().max_element());
+        v.abs() - node.distance(p) - tol
+    }
+
     /// An upper bound of the distance from `p` to the surface (infinite outside the grid or
     /// before the field is baked): the interpolated magnitude plus `√3` cells, which also
     /// covers cells the surface crosses.
