@@ -44,8 +44,9 @@
 //! deepest core point or vertex inside by the field is refined on the triangles and reported,
 //! so deep containment is not missed.
 //!
-//! **Mesh against mesh** uses the fields to bound the work: tree nodes and triangles farther
-//! than the margin from the other mesh's surface by its field are skipped, only triangle pairs
+//! **Mesh against mesh** uses the fields to bound the work: tree nodes farther than the margin
+//! from the other mesh's surface by its field (the exact value at the nearest grid node less
+//! the distance to it) are skipped, only triangle pairs
 //! that meet or lie within the margin (separating axes of two triangles) are tested feature by
 //! feature, and the vertices inside the other mesh come from one pass over the vertices (the
 //! field's value or, on a closed mesh, a node of the point's cell farther outside than the
@@ -105,10 +106,6 @@ pub struct MeshScratch {
     /// Nearest points of mesh 2's vertices on mesh 1, and of mesh 1's on mesh 2 (one call).
     near12: Vec<Cell<Option<Near>>>,
     near21: Vec<Cell<Option<Near>>>,
-    /// Per triangle of mesh 1 (2), whether it may come near mesh 2's (1's) surface by that
-    /// mesh's field: 0 not yet known, 1 near, 2 far (one call).
-    near_surface1: Vec<u8>,
-    near_surface2: Vec<u8>,
     /// Mesh 2's triangles met in leaf pairs, placed in mesh 1's frame (one call), and per
     /// triangle of mesh 2 its index in `tri2` plus one (0: not placed yet).
     tri2: Vec<PlacedTri>,
@@ -1237,13 +1234,6 @@ pub fn mesh_mesh(
     }
     let reach = margin.max(0.0);
     let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
-    for (memo, n) in [
-        (&mut scratch.near_surface1, m1.tri.len()),
-        (&mut scratch.near_surface2, m2.tri.len()),
-    ] {
-        memo.clear();
-        memo.resize(n, 0);
-    }
     // the placed-box memos are kept between calls, their entries valid for one call number
     scratch.call = scratch.call.wrapping_add(1);
     if scratch.call == 0 {
@@ -1269,8 +1259,6 @@ pub fn mesh_mesh(
         node_box1: &mut scratch.node_box1,
         node_box2: &mut scratch.node_box2,
         call: scratch.call,
-        near1: &mut scratch.near_surface1,
-        near2: &mut scratch.near_surface2,
     };
     let stack = &mut scratch.pair_stack;
     stack.clear();
@@ -1399,8 +1387,6 @@ struct Descent<'a> {
     node_box1: &'a mut [PlacedBox],
     node_box2: &'a mut [PlacedBox],
     call: u32,
-    near1: &'a mut [u8],
-    near2: &'a mut [u8],
 }
 
 /// A node's box placed in the other mesh's frame: the centre, and the corners of the box
@@ -1554,9 +1540,10 @@ impl Descent<'_> {
     }
 
     /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
-    /// node tests): pairs whose boxes overlap (grown by the margin), each triangle near the
-    /// other mesh's surface by its field, that meet or lie within the margin
-    /// ([`triangles_apart`]) go to [`triangle_pair`], in leaf order.
+    /// node tests): pairs whose boxes overlap (grown by the margin) that meet or lie within the
+    /// margin ([`triangles_apart`]) go to [`triangle_pair`], in leaf order. (Triangles are not
+    /// tested against the other mesh's field one by one: a pair that meets has both triangles
+    /// within the margin of the other surface anyway, and the test cost more than it saved.)
     fn leaf_pair(&mut self, i: u32, j: u32, tp: TriPairs) {
         let (m1, m2) = (self.m1, self.m2);
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
@@ -1602,10 +1589,6 @@ impl Descent<'_> {
                 continue;
             }
             let c1 = m1.corners(t1 as usize);
-            let ball1 = || ball(place(c1, irot, ioff));
-            if !near_surface(self.near1, t1 as usize, m2, ball1, self.reach) {
-                continue;
-            }
             let sat1 = SatTri {
                 c: c1,
                 n: m1.normal[t1 as usize],
@@ -1618,9 +1601,6 @@ impl Descent<'_> {
                     continue;
                 }
                 let t2 = p.t as usize;
-                if !near_surface(self.near2, t2, m1, || ball(p.sat.c), self.reach) {
-                    continue;
-                }
                 // the triangles must meet or lie within the margin: a triangle wholly beyond or
                 // behind the other gives no near feature pair, and its vertices deep inside the
                 // other mesh are found by `deep_vertices`
@@ -1656,34 +1636,6 @@ fn hb_len(n: &Node) -> f64 {
 #[inline(always)]
 fn place(c: [DVec3; 3], rot: DMat3, off: DVec3) -> [DVec3; 3] {
     [rot * c[0] + off, rot * c[1] + off, rot * c[2] + off]
-}
-
-/// Centroid of a triangle and the distance from it to the farthest corner.
-fn ball([a, b, c]: [DVec3; 3]) -> (DVec3, f64) {
-    let mid = (a + b + c) / 3.0;
-    let r2 = mid
-        .distance_squared(a)
-        .max(mid.distance_squared(b))
-        .max(mid.distance_squared(c));
-    (mid, r2.sqrt())
-}
-
-/// Whether a ball (`ball()`: centre in `other`'s frame, radius) may come within `reach` of
-/// `other`'s surface by its signed distance field (`|value| - error_bound` bounds the distance
-/// from below); memoised in `memo[k]` (0 unknown, 1 near, 2 far).
-#[inline(always)]
-fn near_surface(
-    memo: &mut [u8],
-    k: usize,
-    other: &TriMesh,
-    ball: impl FnOnce() -> (DVec3, f64),
-    reach: f64,
-) -> bool {
-    let m = &mut memo[k];
-    if *m == 0 {
-        *m = if ball_far(other, ball(), reach) { 2 } else { 1 };
-    }
-    *m == 1
 }
 
 /// Whether ball `(c, r)` (`other`'s frame) lies farther than `reach` from `other`'s surface by
