@@ -1259,6 +1259,7 @@ pub fn mesh_mesh(
         node_box1: &mut scratch.node_box1,
         node_box2: &mut scratch.node_box2,
         call: scratch.call,
+        idle: IdleBounds::new(margin, off, coord_scale(m1), coord_scale(m2)),
     };
     let stack = &mut scratch.pair_stack;
     stack.clear();
@@ -1387,6 +1388,7 @@ struct Descent<'a> {
     node_box1: &'a mut [PlacedBox],
     node_box2: &'a mut [PlacedBox],
     call: u32,
+    idle: IdleBounds,
 }
 
 /// A node's box placed in the other mesh's frame: the centre, and the corners of the box
@@ -1604,9 +1606,16 @@ impl Descent<'_> {
                 // the triangles must meet or lie within the margin: a triangle wholly beyond or
                 // behind the other gives no near feature pair, and its vertices deep inside the
                 // other mesh are found by `deep_vertices`
-                if triangles_apart(&sat1, &p.sat, self.reach) {
+                let Some((sa, sb)) = triangles_meet(&sat1, &p.sat, self.reach) else {
                     continue;
-                }
+                };
+                // the vertex tests of each way, unless the corners' distances from the other
+                // plane show that none can fire
+                let span = || (hi1.max(p.hi) - lo1.min(p.lo)).max_element();
+                let idle = (
+                    self.idle.none_fire(m1.closed, sb, span, 1.0, 0.0),
+                    self.idle.none_fire(m2.closed, sa, span, 2.0, self.idle.slack),
+                );
                 // an edge pair's normal lies in both edges' cones, near each face's normal
                 let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
                 triangle_pair(
@@ -1617,7 +1626,7 @@ impl Descent<'_> {
                     (rot, off),
                     (irot, ioff),
                     tp.margin,
-                    edges,
+                    (edges, idle),
                     tp.cand,
                     tp.stack,
                     tp.near,
@@ -1692,7 +1701,15 @@ impl SatTri {
 /// after the two normals, by the overlap of their crossings with each other's plane
 /// ([`crossing_intervals_apart`]), which decides the same in a few dozen operations.
 /// Conservative: triangles within `reach` of each other are never apart.
+#[cfg(test)]
 fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
+    triangles_meet(ta, tb, reach).is_none()
+}
+
+/// `None` when [`triangles_apart`], else the signed distances of `ta`'s corners from `tb`'s
+/// plane and of `tb`'s corners from `ta`'s plane (as [`triangle_core`] computes them for the
+/// corners of the placed triangle against the triangle of its own frame).
+fn triangles_meet(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f64; 3])> {
     let (a, b) = (&ta.c, &tb.c);
     // signed distances of `t`'s corners from the plane through `o` with normal `n`
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
@@ -1705,18 +1722,18 @@ fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
     };
     let sb = dists(ta.n, a[0], b);
     if beyond(sb) {
-        return true;
+        return None;
     }
     let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
-        return true;
+        return None;
     }
     if reach <= 0.0 {
         if let Some(apart) = crossing_intervals_apart(ta, tb, sa, sb) {
-            return apart;
+            return (!apart).then_some((sa, sb));
         }
     }
-    edge_axes_apart(a, b, reach)
+    (!edge_axes_apart(a, b, reach)).then_some((sa, sb))
 }
 
 /// Whether triangles `a` and `b` are farther apart than `reach` along one of the nine cross
@@ -1808,7 +1825,8 @@ fn crossing_interval(dir: DVec3, t: &[DVec3; 3], s: [f64; 3]) -> (f64, f64) {
 
 /// Candidates of triangle `t1` of `m1` against triangle `t2` of `m2` (triangles that meet or
 /// lie within the margin), in mesh 1's frame; `fwd` maps mesh 2's frame into mesh 1's and `inv`
-/// back; `edges` adds the edge–edge pairs.
+/// back; `edges` adds the edge–edge pairs; `idle2` (`idle1`) skips the tests of mesh 2's (1's)
+/// vertices, which give nothing ([`IdleBounds`]).
 #[allow(clippy::too_many_arguments)]
 fn triangle_pair(
     m1: &TriMesh,
@@ -1818,18 +1836,22 @@ fn triangle_pair(
     fwd: (DMat3, DVec3),
     inv: (DMat3, DVec3),
     margin: f64,
-    edges: bool,
+    (edges, (idle2, idle1)): (bool, (bool, bool)),
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
 ) {
     // mesh 2's vertices against mesh 1's triangle, and the edge pairs
-    if edges || !vertices_idle(m1, t1, m2, t2, fwd, margin) {
+    if !idle2 {
         let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
         triangle_core(m1, t1, &core2, margin, edges, cand, stack);
+    } else if edges {
+        // the vertex tests would give nothing: the edge pairs alone
+        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
+        edge_pairs(m1, t1, &core2, margin, cand, stack);
     }
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
-    if vertices_idle(m2, t2, m1, t1, inv, margin) {
+    if idle1 {
         return;
     }
     let core1 = triangle_as_core(m1, t1, inv.0, inv.1, inv.1, near21);
@@ -1841,28 +1863,55 @@ fn triangle_pair(
     }
 }
 
-/// Whether the vertices of triangle `t_other` of `other` (placed in `mesh`'s frame by `(rot,
-/// off)`) give [`triangle_core`] nothing to do against triangle `t` of a closed `mesh` at zero
-/// margin: each one behind the plane (left to `deep_vertices`) or in front beyond the reach, by
-/// the same arithmetic as `triangle_core`'s own tests.
-fn vertices_idle(
-    mesh: &TriMesh,
-    t: usize,
-    other: &TriMesh,
-    t_other: usize,
-    (rot, off): (DMat3, DVec3),
-    margin: f64,
-) -> bool {
-    if !mesh.closed || margin > 0.0 {
-        return false;
+/// When the vertex tests of a triangle pair give [`triangle_core`] nothing to do, decided from
+/// the corners' signed distances from the other triangle's plane (computed by
+/// [`triangles_meet`] anyway): against a closed mesh at zero margin, every corner behind the
+/// plane (left to `deep_vertices`) or in front beyond the reach by `triangle_core`'s own
+/// test (`1e-9 (1 + |p - a|∞)`, here with an upper bound of `|p - a|∞`).
+#[derive(Clone, Copy, Debug)]
+struct IdleBounds {
+    /// Whether the margin is not positive (else the vertex tests always run).
+    zero_margin: bool,
+    /// A bound of the rounding between distances computed in one frame and the other (those
+    /// of mesh 1's corners from mesh 2's triangle are computed in mesh 1's frame, while
+    /// `triangle_core` tests them in mesh 2's).
+    slack: f64,
+}
+
+/// The largest coordinate magnitude of `mesh`'s box (its frame).
+fn coord_scale(mesh: &TriMesh) -> f64 {
+    let root = &mesh.nodes[0];
+    root.lo.abs().max(root.hi.abs()).max_element()
+}
+
+impl IdleBounds {
+    /// Bounds of a call: the margin and the placement (`off`) and boxes (`r1`, `r2`: largest
+    /// coordinate magnitudes) of the two meshes.
+    fn new(margin: f64, off: DVec3, r1: f64, r2: f64) -> IdleBounds {
+        IdleBounds {
+            zero_margin: margin <= 0.0,
+            slack: 1e-12 * (1.0 + off.abs().max_element() + r1 + r2),
+        }
     }
-    let a = mesh.vert[mesh.tri[t][0] as usize];
-    let n = mesh.normal[t];
-    other.tri[t_other].iter().all(|&v| {
-        let p = rot * other.vert[v as usize] + off;
-        let s = (p - a).dot(n);
-        s < 0.0 || s > margin + 1e-9 * (1.0 + (p - a).abs().max_element())
-    })
+
+    /// Whether no vertex test of the corners at signed distances `s` from the plane of a
+    /// triangle of `mesh` (closed: `closed`) fires; `span() * k` bounds `|p - a|∞` in that
+    /// mesh's frame and `slack` the rounding of `s` there.
+    #[inline(always)]
+    fn none_fire(
+        &self,
+        closed: bool,
+        s: [f64; 3],
+        span: impl Fn() -> f64,
+        k: f64,
+        slack: f64,
+    ) -> bool {
+        if !(closed && self.zero_margin) || s.iter().any(|&s| s >= -slack && s <= 0.0) {
+            return false;
+        }
+        let front = 1e-9 * (1.0 + span() * k) + slack;
+        s.iter().all(|&s| s < -slack || s > front)
+    }
 }
 
 #[cfg(test)]
