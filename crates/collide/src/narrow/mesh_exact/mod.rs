@@ -821,9 +821,21 @@ fn edge_pairs(
 /// (nearly) parallel segments.
 #[inline]
 fn cross_normal(seg_a: &Segment, seg_b: &Segment, hint: DVec3) -> Option<DVec3> {
+    cross_normal_len(seg_a, seg_a.l2.sqrt(), seg_b, seg_b.l2.sqrt(), hint)
+}
+
+/// [`cross_normal`] given the segments' lengths.
+#[inline(always)]
+fn cross_normal_len(
+    seg_a: &Segment,
+    len_a: f64,
+    seg_b: &Segment,
+    len_b: f64,
+    hint: DVec3,
+) -> Option<DVec3> {
     let cr = seg_a.d.cross(seg_b.d);
     let cl = cr.length();
-    if cl <= 1e-9 * seg_a.l2.sqrt() * seg_b.l2.sqrt() {
+    if cl <= 1e-9 * len_a * len_b {
         return None;
     }
     let u = cr / cl;
@@ -1596,6 +1608,7 @@ impl Descent<'_> {
                 n: m1.normal[t1 as usize],
                 l2: m1.longest_edge2[t1 as usize],
             };
+            let mut edges1 = None;
             for &k in &leaf2[..n_leaf2] {
                 let p = &tp.tri2[k as usize];
                 // the triangles' boxes apart by more than the margin
@@ -1627,6 +1640,7 @@ impl Descent<'_> {
                     (irot, ioff),
                     tp.margin,
                     (edges, idle),
+                    (&mut edges1, &p.sat.c),
                     tp.cand,
                     tp.stack,
                     tp.near,
@@ -1837,6 +1851,7 @@ fn triangle_pair(
     inv: (DMat3, DVec3),
     margin: f64,
     (edges, (idle2, idle1)): (bool, (bool, bool)),
+    (edges1, c2): (&mut Option<TriEdges>, &[DVec3; 3]),
     cand: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
     (near12, near21): (&[NearCell], &[NearCell]),
@@ -1846,9 +1861,10 @@ fn triangle_pair(
         let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
         triangle_core(m1, t1, &core2, margin, edges, cand, stack);
     } else if edges {
-        // the vertex tests would give nothing: the edge pairs alone
-        let core2 = triangle_as_core(m2, t2, fwd.0, fwd.1, fwd.1, near12);
-        edge_pairs(m1, t1, &core2, margin, cand, stack);
+        // the vertex tests would give nothing: the edge pairs alone, mesh 1's edges set up
+        // once per triangle
+        let ea = edges1.get_or_insert_with(|| TriEdges::new(m1, t1));
+        tri_edge_pairs(m1, ea, (m2, t2, c2), fwd, margin, cand, stack);
     }
     // mesh 1's vertices against mesh 2's triangle (in mesh 2's frame), mapped back and flipped
     if idle1 {
@@ -1860,6 +1876,88 @@ fn triangle_pair(
     for c in &mut cand[start..] {
         c.pos = fwd.0 * c.pos + fwd.1;
         c.normal = -(fwd.0 * c.normal);
+    }
+}
+
+/// The edges of a triangle as [`edge_pairs`] sees them (its own frame): segments, their
+/// lengths, the directions that orient an edge pair's cross product, and the normal cones.
+struct TriEdges {
+    seg: [Segment; 3],
+    len: [f64; 3],
+    hint: [DVec3; 3],
+    cone: [EdgeCone; 3],
+}
+
+impl TriEdges {
+    /// The edges of triangle `t` of `mesh`.
+    fn new(mesh: &TriMesh, t: usize) -> TriEdges {
+        let c = mesh.corners(t);
+        let n = mesh.normal[t];
+        let seg = [0, 1, 2].map(|k| Segment::new(c[k], c[(k + 1) % 3]));
+        TriEdges {
+            seg,
+            len: seg.map(|s| s.l2.sqrt()),
+            hint: [0, 1, 2].map(|k| match mesh.neighbour[t][k] {
+                Some(n2) if (n + n2).length_squared() > 1e-12 => n + n2,
+                _ => seg[k].d.cross(n) + n * 1e-3,
+            }),
+            cone: [0, 1, 2].map(|k| mesh.edge_cone_of(t, k)),
+        }
+    }
+}
+
+/// [`edge_pairs`] of a triangle of `m1` (its edges `ea`) against the core of triangle `t2`
+/// of `m2` (corners `c2`, placed in `m1`'s frame by `fwd`), without building the core: the
+/// same tests in the same order, with the same arithmetic.
+#[allow(clippy::too_many_arguments)]
+fn tri_edge_pairs(
+    m1: &TriMesh,
+    ea: &TriEdges,
+    (m2, t2, c2): (&TriMesh, usize, &[DVec3; 3]),
+    (rot, off): (DMat3, DVec3),
+    margin: f64,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
+    let r = 0.0;
+    let seg_b = [0, 1, 2].map(|j| Segment::new(c2[j], c2[(j + 1) % 3]));
+    let len_b = seg_b.map(|s| s.l2.sqrt());
+    for k in 0..3 {
+        let (seg_a, cone) = (&ea.seg[k], &ea.cone[k]);
+        for j in 0..3 {
+            let Some(u) = cross_normal_len(seg_a, ea.len[k], &seg_b[j], len_b[j], ea.hint[k])
+            else {
+                continue;
+            };
+            let Some(normal) = cone.admit(u) else {
+                continue;
+            };
+            if m2.edge_cone(t2, j, rot.transpose() * -normal).is_none() {
+                continue;
+            }
+            let Some((pa, pb, ..)) = closest_on_segments(seg_a, &seg_b[j], true) else {
+                continue;
+            };
+            let d = pb - pa;
+            let (dist, l) = (d.dot(u) - r, d.length());
+            if dist > margin {
+                continue;
+            }
+            if dist < 0.0 && r == 0.0 {
+                let tol = 1e-9 * (1.0 + pa.length().max(pb.length())) + GRAZE * l;
+                if !m2.inside_or_near(rot.transpose() * (pa - off), tol, stack)
+                    || !m1.inside_or_near(pb, tol, stack)
+                {
+                    continue;
+                }
+            }
+            let on_core = pb - normal * r;
+            out.push(Cand {
+                dist,
+                pos: (pa + on_core) * 0.5,
+                normal,
+            });
+        }
     }
 }
 
