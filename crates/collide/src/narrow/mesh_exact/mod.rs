@@ -121,7 +121,7 @@ pub struct MeshScratch {
     deferred: Vec<Deferred>,
     /// Per deferred vertex: [`UNREFINED`], [`REJECTED`] or its candidate's index in `cand`.
     slot: Vec<u32>,
-    /// Deferred vertices in the order of their depth bounds (one call).
+    /// A heap of the deferred vertices by their depth bounds, the lowest first (one call).
     by_bound: Vec<u32>,
 }
 
@@ -994,17 +994,26 @@ fn reduce_refining(
             best = Some((c.dist, i));
         }
     }
+    // deferred vertices in the order of their bounds (ties by index), from a heap: only the
+    // first few are ever taken
     by_bound.clear();
     by_bound.extend(0..nd as u32);
-    by_bound.sort_unstable_by(|&a, &b| {
+    let before = |a: u32, b: u32| {
         let (a, b) = (a as usize, b as usize);
-        deferred[a].lo.total_cmp(&deferred[b].lo).then(a.cmp(&b))
-    });
-    for &j in by_bound.iter() {
+        deferred[a].lo.total_cmp(&deferred[b].lo).then(a.cmp(&b)) == std::cmp::Ordering::Less
+    };
+    for i in (0..nd / 2).rev() {
+        sift_down(by_bound, i, &before);
+    }
+    while let Some(&j) = by_bound.first() {
         let j = j as usize;
         if best.is_some_and(|(d, _)| deferred[j].lo > d) {
             break;
         }
+        let last = by_bound.len() - 1;
+        by_bound.swap(0, last);
+        by_bound.pop();
+        sift_down(by_bound, 0, &before);
         if let Some(k) = refined(j, cand, slot) {
             let (d, item) = (cand[k].dist, ne + j);
             if best.is_none_or(|(bd, bi)| d < bd || (d == bd && item < bi)) {
@@ -1066,6 +1075,27 @@ fn reduce_refining(
         };
     }
     keep.len()
+}
+
+/// Restores the heap order (`before`: the root first) of `heap` below entry `i`.
+#[inline]
+fn sift_down(heap: &mut [u32], mut i: usize, before: &impl Fn(u32, u32) -> bool) {
+    let n = heap.len();
+    loop {
+        let (l, r) = (2 * i + 1, 2 * i + 2);
+        let mut m = i;
+        if l < n && before(heap[l], heap[m]) {
+            m = l;
+        }
+        if r < n && before(heap[r], heap[m]) {
+            m = r;
+        }
+        if m == i {
+            return;
+        }
+        heap.swap(i, m);
+        i = m;
+    }
 }
 
 /// Whether [`primitive_mesh`] handles geom type `kind` against a mesh.
