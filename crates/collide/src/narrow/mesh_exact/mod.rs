@@ -1303,6 +1303,14 @@ pub fn mesh_mesh(
         call: scratch.call,
         idle: IdleBounds::new(margin, off, coord_scale(m1), coord_scale(m2)),
     };
+    let mut tris = TriPairs {
+        tri2: &mut scratch.tri2,
+        tri2_slot: &mut scratch.tri2_slot,
+        cand: &mut scratch.cand,
+        stack: &mut scratch.stack,
+        near: (&scratch.near12, &scratch.near21),
+        margin,
+    };
     let stack = &mut scratch.pair_stack;
     stack.clear();
     // pairs on the stack have passed every test: boxes overlapping, both nodes near the other
@@ -1317,15 +1325,7 @@ pub fn mesh_mesh(
         // pass pushed in reverse, so that the first child's pairs are visited first
         let split1 = match (a.count > 0, b.count > 0) {
             (true, true) => {
-                let tris = TriPairs {
-                    tri2: &mut scratch.tri2,
-                    tri2_slot: &mut scratch.tri2_slot,
-                    cand: &mut scratch.cand,
-                    stack: &mut scratch.stack,
-                    near: (&scratch.near12, &scratch.near21),
-                    margin,
-                };
-                descent.leaf_pair(i, j, tris);
+                descent.leaf_pair(i, j, &mut tris);
                 continue;
             }
             (false, true) => true,
@@ -1588,7 +1588,7 @@ impl Descent<'_> {
     /// margin ([`triangles_apart`]) go to [`triangle_pair`], in leaf order. (Triangles are not
     /// tested against the other mesh's field one by one: a pair that meets has both triangles
     /// within the margin of the other surface anyway, and the test cost more than it saved.)
-    fn leaf_pair(&mut self, i: u32, j: u32, tp: TriPairs) {
+    fn leaf_pair(&mut self, i: u32, j: u32, tp: &mut TriPairs) {
         let (m1, m2) = (self.m1, self.m2);
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
         let (rot, _, off) = self.fwd;
