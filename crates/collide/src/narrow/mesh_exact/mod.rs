@@ -1693,7 +1693,7 @@ fn place(c: [DVec3; 3], rot: DMat3, off: DVec3) -> [DVec3; 3] {
 
 /// Whether ball `(c, r)` (`other`'s frame) lies farther than `reach` from `other`'s surface by
 /// its field.
-#[inline(never)]
+#[inline]
 fn ball_far(other: &TriMesh, (c, r): (DVec3, f64), reach: f64) -> bool {
     other.sdf.distance_lower_bound(c) - r > reach
 }
