@@ -1657,7 +1657,8 @@ impl Descent<'_> {
                 let span = || (hi1.max(p.hi) - lo1.min(p.lo)).max_element();
                 let idle = (
                     self.idle.none_fire(m1.closed, sb, span, 1.0, 0.0),
-                    self.idle.none_fire(m2.closed, sa, span, 2.0, self.idle.slack),
+                    self.idle
+                        .none_fire(m2.closed, sa, span, 2.0, self.idle.slack),
                 );
                 // an edge pair's normal lies in both edges' cones, near each face's normal
                 let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
