@@ -1654,11 +1654,9 @@ impl Descent<'_> {
                 };
                 // the vertex tests of each way, unless the corners' distances from the other
                 // plane show that none can fire
-                let span = || (hi1.max(p.hi) - lo1.min(p.lo)).max_element();
                 let idle = (
-                    self.idle.none_fire(m1.closed, sb, span, 1.0, 0.0),
-                    self.idle
-                        .none_fire(m2.closed, sa, span, 2.0, self.idle.slack),
+                    self.idle.none_fire(m1.closed, sb),
+                    self.idle.none_fire(m2.closed, sa),
                 );
                 // an edge pair's normal lies in both edges' cones, near each face's normal
                 let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
@@ -1996,7 +1994,7 @@ fn tri_edge_pairs(
 /// the corners' signed distances from the other triangle's plane (computed by
 /// [`triangles_meet`] anyway): against a closed mesh at zero margin, every corner behind the
 /// plane (left to `deep_vertices`) or in front beyond the reach by `triangle_core`'s own
-/// test (`1e-9 (1 + |p - a|∞)`, here with an upper bound of `|p - a|∞`).
+/// test (`1e-9 (1 + |p - a|∞)`, here with a bound of `|p - a|∞` over the whole call).
 #[derive(Clone, Copy, Debug)]
 struct IdleBounds {
     /// Whether the margin is not positive (else the vertex tests always run).
@@ -2005,6 +2003,9 @@ struct IdleBounds {
     /// of mesh 1's corners from mesh 2's triangle are computed in mesh 1's frame, while
     /// `triangle_core` tests them in mesh 2's).
     slack: f64,
+    /// `triangle_core`'s reach in front of the plane with `|p - a|∞` bounded over the call, in
+    /// either frame, plus `slack`.
+    front: f64,
 }
 
 /// The largest coordinate magnitude of `mesh`'s box (its frame).
@@ -2017,29 +2018,25 @@ impl IdleBounds {
     /// Bounds of a call: the margin and the placement (`off`) and boxes (`r1`, `r2`: largest
     /// coordinate magnitudes) of the two meshes.
     fn new(margin: f64, off: DVec3, r1: f64, r2: f64) -> IdleBounds {
+        let scale = off.abs().max_element() + r1 + r2;
+        let slack = 1e-12 * (1.0 + scale);
         IdleBounds {
             zero_margin: margin <= 0.0,
-            slack: 1e-12 * (1.0 + off.abs().max_element() + r1 + r2),
+            slack,
+            // a vertex and a corner of the other mesh, in either frame, are no farther apart
+            // in any coordinate than 2 (|off|∞ + r1 + r2) (a rotation makes a coordinate at
+            // most √3 times the largest)
+            front: 1e-9 * (1.0 + 2.0 * scale) + slack,
         }
     }
 
     /// Whether no vertex test of the corners at signed distances `s` from the plane of a
-    /// triangle of `mesh` (closed: `closed`) fires; `span() * k` bounds `|p - a|∞` in that
-    /// mesh's frame and `slack` the rounding of `s` there.
+    /// triangle of a mesh (closed: `closed`) fires.
     #[inline(always)]
-    fn none_fire(
-        &self,
-        closed: bool,
-        s: [f64; 3],
-        span: impl Fn() -> f64,
-        k: f64,
-        slack: f64,
-    ) -> bool {
-        if !(closed && self.zero_margin) || s.iter().any(|&s| s >= -slack && s <= 0.0) {
-            return false;
-        }
-        let front = 1e-9 * (1.0 + span() * k) + slack;
-        s.iter().all(|&s| s < -slack || s > front)
+    fn none_fire(&self, closed: bool, s: [f64; 3]) -> bool {
+        closed
+            && self.zero_margin
+            && s.iter().all(|&s| s < -self.slack || s > self.front)
     }
 }
 
