@@ -2034,9 +2034,7 @@ impl IdleBounds {
     /// triangle of a mesh (closed: `closed`) fires.
     #[inline(always)]
     fn none_fire(&self, closed: bool, s: [f64; 3]) -> bool {
-        closed
-            && self.zero_margin
-            && s.iter().all(|&s| s < -self.slack || s > self.front)
+        closed && self.zero_margin && s.iter().all(|&s| s < -self.slack || s > self.front)
     }
 }
 
