@@ -1763,12 +1763,12 @@ fn triangles_meet(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f6
     let beyond = |[s0, s1, s2]: [f64; 3]| {
         (s0 > reach && s1 > reach && s2 > reach) || (s0 < -reach && s1 < -reach && s2 < -reach)
     };
-    let sb = dists(ta.n, a[0], b);
-    if beyond(sb) {
-        return None;
-    }
     let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
+        return None;
+    }
+    let sb = dists(ta.n, a[0], b);
+    if beyond(sb) {
         return None;
     }
     if reach <= 0.0 {
