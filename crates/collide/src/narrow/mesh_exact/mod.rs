@@ -906,13 +906,15 @@ fn deep_vertices(
         if cache[i].get().is_some() || p.cmplt(lo).any() || p.cmpgt(hi).any() {
             continue;
         }
-        let value = outer.sdf.value(p);
+        // (on a closed mesh, the node bounds from the same cell)
+        let below = if outer.closed { eb } else { f64::NEG_INFINITY };
+        let (value, bounds) = outer.sdf.value_and_bounds(p, below);
         if value >= eb {
             continue;
         }
         if outer.closed {
             // inside the grid (`value` is below the error bound)
-            let Some((lo, hi, far)) = outer.sdf.node_bounds(p) else {
+            let Some((lo, hi, far)) = bounds else {
                 continue;
             };
             if lo <= 0.0 {

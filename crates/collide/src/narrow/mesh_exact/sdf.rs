@@ -130,11 +130,24 @@ impl Sdf {
         if out > 0.0 {
             return out + self.pad + self.error_bound();
         }
+        trilinear(&self.corners(idx), f)
+    }
+
+    /// [`Sdf::value`] at `p`, and [`Sdf::node_bounds`] too when the value is below `below`
+    /// (from one lookup of the cell).
+    #[inline]
+    pub fn value_and_bounds(&self, p: DVec3, below: f64) -> (f64, Option<(f64, f64, f64)>) {
+        let (idx, f, out) = self.locate(p);
+        if out > 0.0 {
+            return (out + self.pad + self.error_bound(), None);
+        }
         let v = self.corners(idx);
-        let lx = |a: f64, b: f64| a + (b - a) * f.x;
-        let y0 = lx(v[0], v[1]) + (lx(v[2], v[3]) - lx(v[0], v[1])) * f.y;
-        let y1 = lx(v[4], v[5]) + (lx(v[6], v[7]) - lx(v[4], v[5])) * f.y;
-        y0 + (y1 - y0) * f.z
+        let value = trilinear(&v, f);
+        if value < below {
+            (value, Some(self.bounds_of(idx, &v, p)))
+        } else {
+            (value, None)
+        }
     }
 
     /// The gradient of the interpolated field at `p` (mesh frame; `p` clamped to the grid).
@@ -162,7 +175,12 @@ impl Sdf {
         if out > 0.0 {
             return None;
         }
-        let v = self.corners(idx);
+        Some(self.bounds_of(idx, &self.corners(idx), p))
+    }
+
+    /// [`Sdf::node_bounds`] at `p` in cell `idx` of corner values `v`.
+    #[inline]
+    fn bounds_of(&self, idx: [usize; 3], v: &[f64; 8], p: DVec3) -> (f64, f64, f64) {
         let base = self.lo + DVec3::new(idx[0] as f64, idx[1] as f64, idx[2] as f64) * self.cell;
         let (mut lo, mut hi, mut far) = (f64::NEG_INFINITY, f64::INFINITY, f64::INFINITY);
         for (c, &vc) in v.iter().enumerate() {
@@ -175,7 +193,7 @@ impl Sdf {
         }
         // the node values and the distance here round alike; a hair for safety
         let tol = 1e-9 * (self.cell + p.abs().max_element());
-        Some((lo - tol, hi + tol, far + tol))
+        (lo - tol, hi + tol, far + tol)
     }
 
     /// A lower bound of the distance from `p` (mesh frame) to the surface: the exact distance
@@ -231,6 +249,16 @@ impl Sdf {
             None
         }
     }
+}
+
+/// The trilinear interpolation of corner values `v` (as [`Sdf::corners`] orders them) at the
+/// fractions `f` within the cell.
+#[inline(always)]
+fn trilinear(v: &[f64; 8], f: DVec3) -> f64 {
+    let lx = |a: f64, b: f64| a + (b - a) * f.x;
+    let y0 = lx(v[0], v[1]) + (lx(v[2], v[3]) - lx(v[0], v[1])) * f.y;
+    let y1 = lx(v[4], v[5]) + (lx(v[6], v[7]) - lx(v[4], v[5])) * f.y;
+    y0 + (y1 - y0) * f.z
 }
 
 /// The solid angle of triangle `abc` seen from `p`, positive when `p` is behind it (on the side
