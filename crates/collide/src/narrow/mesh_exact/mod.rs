@@ -898,7 +898,9 @@ fn deep_vertices(
         let c = rot * c + off;
         let away = (c + r).cmplt(lo).any()
             || (c - r).cmpgt(hi).any()
-            || (outer.closed && outer.sdf.value(c) - eb - r > 0.0);
+            || (outer.closed
+                && (outer.sdf.value(c) - eb - r > 0.0
+                    || outer.sdf.signed_lower_bound(c) - r > 0.0));
         run[..if away { 0 } else { run.len() }]
             .iter()
             .map(move |&i| (i as usize, rot * inner.vert[i as usize] + off))

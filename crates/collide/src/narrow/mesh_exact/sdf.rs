@@ -202,6 +202,22 @@ impl Sdf {
     /// node read, and at least as tight as `|value| - error_bound` near a node.
     #[inline]
     pub fn distance_lower_bound(&self, p: DVec3) -> f64 {
+        self.nearest_node_bound(p, f64::abs)
+    }
+
+    /// A lower bound of the signed distance at `p` (mesh frame) as [`Sdf::distance_lower_bound`]
+    /// bounds the distance (the signed distance of a closed mesh is 1-Lipschitz too): positive
+    /// only where `p` is surely outside, by more than the bound. For meshes whose winding sign
+    /// is the geometric one (closed meshes).
+    #[inline]
+    pub fn signed_lower_bound(&self, p: DVec3) -> f64 {
+        self.nearest_node_bound(p, |v| v)
+    }
+
+    /// The value of the grid node nearest `p`, through `f`, less the distance to it and a hair
+    /// (outside the grid, the distance to its box plus the padding).
+    #[inline(always)]
+    fn nearest_node_bound(&self, p: DVec3, f: impl Fn(f64) -> f64) -> f64 {
         let q = p.clamp(self.lo, self.hi);
         if q != p {
             return p.distance(q) + self.pad;
@@ -217,7 +233,7 @@ impl Sdf {
         let node = self.lo + DVec3::new(i as f64, j as f64, k as f64) * self.cell;
         // the node values and the distance here round alike; a hair for safety
         let tol = 1e-9 * (self.cell + p.abs().max_element());
-        v.abs() - node.distance(p) - tol
+        f(v) - node.distance(p) - tol
     }
 
     /// An upper bound of the distance from `p` to the surface (infinite outside the grid or
