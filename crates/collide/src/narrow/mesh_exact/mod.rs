@@ -1658,17 +1658,27 @@ impl Descent<'_> {
                 // the triangles must meet or lie within the margin: a triangle wholly beyond or
                 // behind the other gives no near feature pair, and its vertices deep inside the
                 // other mesh are found by `deep_vertices`
-                let Some((sa, sb)) = triangles_meet(&sat1, &p.sat, self.reach) else {
+                let Some((sa, sb)) = planes_apart(&sat1, &p.sat, self.reach) else {
                     continue;
                 };
-                // the vertex tests of each way, unless the corners' distances from the other
-                // plane show that none can fire
-                let idle = (
-                    self.idle.none_fire(m1.closed, sb),
-                    self.idle.none_fire(m2.closed, sa),
-                );
                 // an edge pair's normal lies in both edges' cones, near each face's normal
                 let edges = !cones_apart(&m1.bend[t1 as usize], &m2.bend[t2], &sat1, &p.sat);
+                // the vertex tests of each way, unless the corners' distances from the other
+                // plane show that none can fire
+                let idle = || {
+                    (
+                        self.idle.none_fire(m1.closed, sb),
+                        self.idle.none_fire(m2.closed, sa),
+                    )
+                };
+                // a pair with nothing to test is not tested for meeting
+                if !edges && idle() == (true, true) {
+                    continue;
+                }
+                if crossings_apart(&sat1, &p.sat, self.reach, sa, sb) {
+                    continue;
+                }
+                let idle = idle();
                 triangle_pair(
                     m1,
                     t1 as usize,
@@ -1755,13 +1765,18 @@ impl SatTri {
 /// Conservative: triangles within `reach` of each other are never apart.
 #[cfg(test)]
 fn triangles_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> bool {
-    triangles_meet(ta, tb, reach).is_none()
+    match planes_apart(ta, tb, reach) {
+        None => true,
+        Some((sa, sb)) => crossings_apart(ta, tb, reach, sa, sb),
+    }
 }
 
-/// `None` when [`triangles_apart`], else the signed distances of `ta`'s corners from `tb`'s
-/// plane and of `tb`'s corners from `ta`'s plane (as [`triangle_core`] computes them for the
-/// corners of the placed triangle against the triangle of its own frame).
-fn triangles_meet(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f64; 3])> {
+/// The first tests of [`triangles_apart`], along the two normals: `None` when one triangle
+/// lies wholly beyond the other's plane, else the signed distances of `ta`'s corners from
+/// `tb`'s plane and of `tb`'s corners from `ta`'s plane (as [`triangle_core`] computes them
+/// for the corners of the placed triangle against the triangle of its own frame).
+#[inline(always)]
+fn planes_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f64; 3])> {
     let (a, b) = (&ta.c, &tb.c);
     // signed distances of `t`'s corners from the plane through `o` with normal `n`
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
@@ -1780,12 +1795,19 @@ fn triangles_meet(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f6
     if beyond(sb) {
         return None;
     }
+    Some((sa, sb))
+}
+
+/// The rest of [`triangles_apart`] for triangles not apart along their normals (`sa`, `sb`
+/// from [`planes_apart`]).
+#[inline(always)]
+fn crossings_apart(ta: &SatTri, tb: &SatTri, reach: f64, sa: [f64; 3], sb: [f64; 3]) -> bool {
     if reach <= 0.0 {
         if let Some(apart) = crossing_intervals_apart(ta, tb, sa, sb) {
-            return (!apart).then_some((sa, sb));
+            return apart;
         }
     }
-    (!edge_axes_apart(a, b, reach)).then_some((sa, sb))
+    edge_axes_apart(&ta.c, &tb.c, reach)
 }
 
 /// Whether triangles `a` and `b` are farther apart than `reach` along one of the nine cross
@@ -2001,7 +2023,7 @@ fn tri_edge_pairs(
 
 /// When the vertex tests of a triangle pair give [`triangle_core`] nothing to do, decided from
 /// the corners' signed distances from the other triangle's plane (computed by
-/// [`triangles_meet`] anyway): against a closed mesh at zero margin, every corner behind the
+/// [`planes_apart`] anyway): against a closed mesh at zero margin, every corner behind the
 /// plane (left to `deep_vertices`) or in front beyond the reach by `triangle_core`'s own
 /// test (`1e-9 (1 + |p - a|∞)`, here with a bound of `|p - a|∞` over the whole call).
 #[derive(Clone, Copy, Debug)]
