@@ -225,9 +225,9 @@ impl Sdf {
         let g = (q - self.lo) / self.cell;
         // `g` is not negative and finite: adding ½ and truncating rounds to the nearest node
         let (i, j, k) = (
-            ((g.x + 0.5) as usize).min(self.dims[0] - 1),
-            ((g.y + 0.5) as usize).min(self.dims[1] - 1),
-            ((g.z + 0.5) as usize).min(self.dims[2] - 1),
+            ((g.x + 0.5) as usize).min(self.dims[0].saturating_sub(1)),
+            ((g.y + 0.5) as usize).min(self.dims[1].saturating_sub(1)),
+            ((g.z + 0.5) as usize).min(self.dims[2].saturating_sub(1)),
         );
         let v = self.val[i + self.dims[0] * (j + self.dims[1] * k)];
         let node = self.lo + DVec3::new(i as f64, j as f64, k as f64) * self.cell;
