@@ -1,5 +1,6 @@
 """Conformance on models outside the corpus: downloads pinned wheels of other robot collections
-(robosuite, brax, fancy_gym; no dependencies installed), and for every MJCF file in them that
+(robosuite, brax, fancy_gym, MuJoCo's own MJX test models, safety-gymnasium,
+MuJoCo Playground; no dependencies installed), and for every MJCF file in them that
 MuJoCo 4.0.0 loads, compares collide's contacts with MuJoCo's at qpos0 and at random joint
 configurations, with the criteria of the corpus (python/tests/test_conformance.py: analytic
 pairs exact, convex criteria including the deepest contact's position). Also lists the files
@@ -29,7 +30,8 @@ sys.path.insert(0, str(ROOT / "conformance"))
 from harness import random_qpos  # noqa: E402  (the corpus's random configurations)
 from tests import test_conformance as tc  # noqa: E402
 
-WHEELS = ["robosuite==1.5.2", "brax==0.14.2", "fancy_gym==0.3.0"]
+WHEELS = ["robosuite==1.5.2", "brax==0.14.2", "fancy_gym==0.3.0", "mujoco-mjx==3.17.0",
+          "safety-gymnasium==1.0.0", "playground==0.0.5"]
 
 
 def fetch(cache: Path) -> list[Path]:

@@ -33,7 +33,24 @@ impl Defaults {
             let parent = (name != MAIN).then(|| MAIN.to_string());
             d.add_class(top, name, parent)?;
         }
+        d.check_references(root)?;
         Ok(d)
+    }
+
+    /// Rejects a `class` or `childclass` that names no class anywhere in the document, as
+    /// MuJoCo does, also on elements collide does not compile (actuators, tendons, sensors).
+    fn check_references(&self, elem: &Elem) -> Result<()> {
+        for c in elem.children.iter().filter(|c| c.name != "default") {
+            for key in ["class", "childclass"] {
+                if let Some(class) = c.attr(key) {
+                    if !self.has(class) {
+                        return Err(c.err(format!("unknown default class '{class}'")));
+                    }
+                }
+            }
+            self.check_references(c)?;
+        }
+        Ok(())
     }
 
     fn add_class(&mut self, elem: &Elem, name: String, parent: Option<String>) -> Result<()> {

@@ -95,6 +95,15 @@ fn unknown_class_is_rejected() {
 }
 
 #[test]
+fn unknown_class_on_an_actuator_is_rejected() {
+    let e = err(
+        "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\"1\"/></body></worldbody>\
+         <actuator><position class=\"waist\" joint=\"j\"/></actuator></mujoco>",
+    );
+    assert!(e.message.contains("unknown default class 'waist'"), "{e}");
+}
+
+#[test]
 fn non_positive_size_is_rejected() {
     let e = err("<mujoco><worldbody><geom type=\"capsule\" size=\"0.1 0\"/></worldbody></mujoco>");
     assert!(e.message.contains("size[1] must be positive"), "{e}");
