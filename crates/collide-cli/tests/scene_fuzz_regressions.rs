@@ -937,3 +937,59 @@ fn hinge_anchor_round_trip_rounds_as_mujoco() {
         [0.4147090254746164, 0.8829750569100643, -0.2199351564997345],
     );
 }
+
+/// Scene 497 of `scene_fuzz --seed 20`: a box resting exactly on a box at margin 0. The gap
+/// between their world boxes is one unit in the last place (0.2 + 0.126769 against
+/// 0.355698 − 0.028929), but MuJoCo sweeps along the principal axis (here z) with bounds
+/// rounded to `f32`, so the boxes overlap there and it reports the four face corners at
+/// `dist` 0.
+#[test]
+fn box_resting_exactly_on_box_touches_as_in_mujocos_f32_sweep() {
+    let m = model(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="0.171045 -0.0065127 0.2">
+              <geom type="box" size="0.0597996 0.130805 0.126769"/>
+            </body>
+            <body pos="0.171045 -0.0065127 0.355698">
+              <joint type="free"/><geom type="box" size="0.0698211 0.2085 0.028929"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.171045 -0.0065127 0.355698 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+    let c = contacts_at_key(&m);
+    assert_eq!(c.len(), 4, "{c:?}");
+    let corners = [
+        [0.1112454, 0.1242923, 0.326769],
+        [0.1112454, -0.1373177, 0.326769],
+        [0.2308446, -0.1373177, 0.326769],
+        [0.2308446, 0.1242923, 0.326769],
+    ];
+    for (c, pos) in c.iter().zip(corners) {
+        assert_contact(c, [0, 1], 0.0, pos, [0.0, 0.0, 1.0]);
+    }
+}
+
+/// The converse, from a sweep of exactly touching box stacks: boxes face to face along x
+/// while a third body far along x makes x MuJoCo's first sweep axis, where its bounds do not
+/// overlap (0.24698 + 0.291278 against 0.697918 − 0.15966), so MuJoCo reports nothing. The
+/// slack that pairs touching boxes here must not turn that into a contact: the narrow phase
+/// finds the boxes apart by rounding too.
+#[test]
+fn box_touching_box_exactly_apart_in_mujocos_sweep_has_no_contact() {
+    assert_no_contact(
+        r#"<mujoco>
+          <worldbody>
+            <body pos="0.24698 0.553366 0.226007">
+              <geom type="box" size="0.291278 0.168005 0.148614"/>
+            </body>
+            <body pos="0.697918 0.553366 0.226007">
+              <joint type="free"/><geom type="box" size="0.15966 0.199572 0.258737"/>
+            </body>
+            <body pos="4.752 0 0"><joint type="free"/><geom type="sphere" size="0.05"/></body>
+          </worldbody>
+          <keyframe><key qpos="0.697918 0.553366 0.226007 1 0 0 0 4.752 0 0 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    );
+}

@@ -197,7 +197,8 @@ fn override_half_margin(m: &Model) -> Option<f64> {
 #[derive(Clone, Copy, Debug)]
 struct GeomBox {
     geom: usize,
-    /// Growth of the box: the geom's `margin + gap`, or half the override margin when nonzero.
+    /// Growth of the box: the geom's `margin + gap`, or half the override margin when nonzero,
+    /// plus [`BOX_SLACK`]'s growth when the sweep is not in MuJoCo's frame.
     margin: f64,
     rbound: f64,
     /// Local AABB centre and half sizes.
@@ -224,10 +225,21 @@ impl GeomBox {
     }
 }
 
+/// Growth of boxes swept in a frame other than MuJoCo's, per unit of the model's largest
+/// bounding radius plus one. In exact arithmetic any frame gives the same contacts
+/// (`boxes_bound_contacts`), but two geoms placed exactly face to face (a box resting on a box
+/// at margin 0) touch at a `dist` of 0 that MuJoCo reports when its own rounded boxes overlap,
+/// and it sweeps its first axis in `f32`, where they nearly always do; in another frame, in
+/// `f64`, they can miss by one unit in the last place. Grown by this slack (far above the
+/// rounding of [`body_box`] for coordinates up to 10⁵ such units, far below any gap the narrow
+/// phases report a contact across) they are paired, and the narrow phase decides.
+const BOX_SLACK: f64 = 1e-10;
+
 /// The box of a body's collidable geoms (`geoms`) along three orthonormal axes, where
 /// `to_frame(v)` gives the components of `v` along the axes: per geom, the tighter of its
 /// bounding sphere and its oriented box on each axis, grown by the geom's margin and gap (half
-/// the override margin when the override is on). Returns the lower and upper corners.
+/// the override margin when the override is on; see [`GeomBox::margin`]). Returns the lower
+/// and upper corners.
 #[inline(always)]
 fn body_box(
     poses: &PoseView,
@@ -337,6 +349,13 @@ impl BroadPhase {
             bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
         } else {
             bp.mujoco_frame = true;
+        }
+        if !bp.mujoco_frame {
+            let largest = bp.geom_boxes.iter().map(|g| g.rbound).fold(0.0, f64::max);
+            let slack = BOX_SLACK * (1.0 + largest);
+            for gb in &mut bp.geom_boxes {
+                gb.margin += slack;
+            }
         }
         bp
     }
