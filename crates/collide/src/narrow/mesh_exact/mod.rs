@@ -1495,13 +1495,15 @@ impl Side<'_> {
             let n = &self.mesh.nodes[k as usize];
             let grow = DVec3::splat(self.grow);
             let (lo, hi) = if n.count > 0 {
-                let s = n.first as usize;
+                let m = self.mesh;
+                let (s, e) = (
+                    m.leaf_vert_start[k as usize],
+                    m.leaf_vert_start[k as usize + 1],
+                );
                 let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
-                for &t in &self.mesh.order[s..s + n.count as usize] {
-                    for v in self.mesh.tri[t as usize] {
-                        let p = self.verts[v as usize];
-                        (lo, hi) = (lower(lo, p), upper(hi, p));
-                    }
+                for &v in &m.leaf_vert[s as usize..e as usize] {
+                    let p = self.verts[v as usize];
+                    (lo, hi) = (lower(lo, p), upper(hi, p));
                 }
                 (lo, hi)
             } else {
