@@ -1596,7 +1596,14 @@ fn child_meets(
 /// [`Descent::leaf_pair`] pass only within those of the descent.)
 #[inline(always)]
 fn box_meets(n: &Node, p: &PlacedBox) -> bool {
-    !(n.lo.cmpgt(p.hi).any() || n.hi.cmplt(p.lo).any())
+    boxes_overlap((n.lo, n.hi), (p.lo, p.hi))
+}
+
+/// Whether boxes `a` and `b` (each lower and upper corner) overlap, closed; branch-free (the
+/// outcome of the box tests is hard to predict).
+#[inline(always)]
+fn boxes_overlap(a: (DVec3, DVec3), b: (DVec3, DVec3)) -> bool {
+    (a.0.cmpgt(b.1) | a.1.cmplt(b.0)).bitmask() == 0
 }
 
 /// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
@@ -1682,7 +1689,7 @@ impl Descent<'_> {
             }
             let k = *slot - 1;
             let p = &tp.tri2[k as usize];
-            if p.lo.cmple(a.hi).all() && p.hi.cmpge(a.lo).all() {
+            if boxes_overlap((p.lo, p.hi), (a.lo, a.hi)) {
                 leaf2[n_leaf2] = k;
                 n_leaf2 += 1;
             }
@@ -1693,7 +1700,7 @@ impl Descent<'_> {
         let sa = a.first as usize;
         for &t1 in &m1.order[sa..sa + a.count as usize] {
             let (lo1, hi1) = (m1.tri_lo[t1 as usize], m1.tri_hi[t1 as usize]);
-            if blo.cmpgt(hi1).any() || bhi.cmplt(lo1).any() {
+            if !boxes_overlap((blo, bhi), (lo1, hi1)) {
                 continue;
             }
             let c1 = m1.corners(t1 as usize);
@@ -1706,7 +1713,7 @@ impl Descent<'_> {
             for &k in &leaf2[..n_leaf2] {
                 let p = &tp.tri2[k as usize];
                 // the triangles' boxes apart by more than the margin
-                if p.lo.cmpgt(hi1).any() || p.hi.cmplt(lo1).any() {
+                if !boxes_overlap((p.lo, p.hi), (lo1, hi1)) {
                     continue;
                 }
                 let t2 = p.t as usize;
@@ -1831,10 +1838,9 @@ fn planes_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f64;
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
         [(t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n)]
     };
-    // wholly more than `reach` to one side
-    // (finite distances: all beyond exactly when the nearest is)
+    // wholly more than `reach` to one side (branch-free: hard to predict)
     let beyond = |[s0, s1, s2]: [f64; 3]| {
-        (s0 > reach && s1 > reach && s2 > reach) || (s0 < -reach && s1 < -reach && s2 < -reach)
+        (s0 > reach) & (s1 > reach) & (s2 > reach) | (s0 < -reach) & (s1 < -reach) & (s2 < -reach)
     };
     let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
