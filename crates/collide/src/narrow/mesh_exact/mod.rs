@@ -900,8 +900,7 @@ fn deep_vertices(
     for (i, p) in runs.flat_map(|(run, &(c, r))| {
         // a run wholly outside the box, or (closed meshes) wholly outside by the field
         let c = rot * c + off;
-        let away = (c + r).cmplt(lo).any()
-            || (c - r).cmpgt(hi).any()
+        let away = !boxes_overlap((c - r, c + r), (lo, hi))
             || (outer.closed
                 && (outer.sdf.value(c) - eb - r > 0.0
                     || outer.sdf.signed_lower_bound(c) - r > 0.0));
@@ -909,7 +908,7 @@ fn deep_vertices(
             .iter()
             .map(move |&i| (i as usize, placed[i as usize]))
     }) {
-        if cache[i].get().is_some() || p.cmplt(lo).any() || p.cmpgt(hi).any() {
+        if cache[i].get().is_some() || !boxes_overlap((p, p), (lo, hi)) {
             continue;
         }
         // (on a closed mesh, the node bounds from the same cell)
@@ -1920,8 +1919,9 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
 /// the two angles apart.
 #[inline]
 fn cones_apart(bend_a: &Bend, bend_b: &Bend, a: &SatTri, b: &SatTri) -> bool {
-    bend_a.angle + bend_b.angle < std::f64::consts::PI
-        && -a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin
+    // (branch-free: hard to predict)
+    (bend_a.angle + bend_b.angle < std::f64::consts::PI)
+        & (-a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin)
 }
 
 /// The segment in which triangle `t` (its corners' signed distances `s` from a plane) meets
@@ -1945,7 +1945,7 @@ fn crossing_interval(dir: DVec3, t: &[DVec3; 3], s: [f64; 3]) -> (f64, f64) {
         if s[i] == 0.0 {
             take(p[i]);
         }
-        if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
+        if (s[i] < 0.0) & (s[j] > 0.0) | (s[i] > 0.0) & (s[j] < 0.0) {
             take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
         }
     }
@@ -2125,7 +2125,9 @@ impl IdleBounds {
     /// triangle of a mesh (closed: `closed`) fires.
     #[inline(always)]
     fn none_fire(&self, closed: bool, s: [f64; 3]) -> bool {
-        closed && self.zero_margin && s.iter().all(|&s| s < -self.slack || s > self.front)
+        // (branch-free: hard to predict)
+        let idle = |s: f64| (s < -self.slack) | (s > self.front);
+        closed & self.zero_margin & idle(s[0]) & idle(s[1]) & idle(s[2])
     }
 }
 
