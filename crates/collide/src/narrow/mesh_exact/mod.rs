@@ -112,6 +112,9 @@ pub struct MeshScratch {
     tri2_slot: Vec<u32>,
     /// Candidates of mesh vertices inside an ellipsoid or cylinder, by vertex id (one call).
     smooth_verts: Vec<(u32, u32, Cand)>,
+    /// Mesh 1's (2's) vertices placed in mesh 2's (1's) frame (one call).
+    vert1: Vec<DVec3>,
+    vert2: Vec<DVec3>,
     /// Per node of mesh 1 (2), its box placed in mesh 2's (1's) frame, once computed in a call
     /// (entries of other calls are stale), and the number of the current call (never 0).
     node_box1: Vec<PlacedBox>,
@@ -868,7 +871,8 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
     })
 }
 
-/// Gathers the vertices of `inner` (its frame mapped into `outer`'s by `(rot, off)`) not met
+/// Gathers the vertices of `inner` (its frame mapped into `outer`'s by `(rot, off)`, its
+/// vertices so placed in `placed`) not met
 /// by the triangle pairs (`cache`, by vertex id) that may lie inside `outer`, skipping runs of
 /// vertices ([`TriMesh::vball`]) and vertices that `outer`'s signed distance field puts
 /// outside.
@@ -883,7 +887,7 @@ fn inside_cand(mesh: &TriMesh, p: DVec3, near: Near, r: f64, margin: f64) -> Opt
 fn deep_vertices(
     outer: &TriMesh,
     inner: &TriMesh,
-    (rot, off): (DMat3, DVec3),
+    (rot, off, placed): (DMat3, DVec3, &[DVec3]),
     cache: &[NearCell],
     margin: f64,
     cand: &mut Vec<Cand>,
@@ -896,16 +900,15 @@ fn deep_vertices(
     for (i, p) in runs.flat_map(|(run, &(c, r))| {
         // a run wholly outside the box, or (closed meshes) wholly outside by the field
         let c = rot * c + off;
-        let away = (c + r).cmplt(lo).any()
-            || (c - r).cmpgt(hi).any()
+        let away = !boxes_overlap((c - r, c + r), (lo, hi))
             || (outer.closed
                 && (outer.sdf.value(c) - eb - r > 0.0
                     || outer.sdf.signed_lower_bound(c) - r > 0.0));
         run[..if away { 0 } else { run.len() }]
             .iter()
-            .map(move |&i| (i as usize, rot * inner.vert[i as usize] + off))
+            .map(move |&i| (i as usize, placed[i as usize]))
     }) {
-        if cache[i].get().is_some() || p.cmplt(lo).any() || p.cmpgt(hi).any() {
+        if cache[i].get().is_some() || !boxes_overlap((p, p), (lo, hi)) {
             continue;
         }
         // (on a closed mesh, the node bounds from the same cell)
@@ -1267,9 +1270,7 @@ pub fn mesh_mesh(
     let rot = s1.mat.transpose() * s2.mat;
     let off = s1.mat.transpose() * (s2.pos - s1.pos);
     let (irot, ioff) = (rot.transpose(), -(rot.transpose() * off));
-    let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
-    let iarot = arot.transpose();
-    let grow = DVec3::splat(margin.max(0.0));
+    let grow = margin.max(0.0);
     scratch.cand.clear();
     for (cache, n) in [
         (&mut scratch.near12, m2.vert.len()),
@@ -1279,7 +1280,19 @@ pub fn mesh_mesh(
         cache.resize(n, Cell::new(None));
     }
     let reach = margin.max(0.0);
-    let (n1, n2) = (m1.nodes.len(), m2.nodes.len());
+    // the root boxes turned into each other's frame overlap (else no feature pair is near and
+    // no vertex is inside)
+    let roots_overlap = turned_meets(&m2.nodes[0], &m1.nodes[0], (rot, off), grow)
+        && turned_meets(&m1.nodes[0], &m2.nodes[0], (irot, ioff), grow);
+    if roots_overlap {
+        for (verts, mesh, (rot, off)) in [
+            (&mut scratch.vert1, m1, (irot, ioff)),
+            (&mut scratch.vert2, m2, (rot, off)),
+        ] {
+            verts.clear();
+            verts.extend(mesh.vert.iter().map(|&v| rot * v + off));
+        }
+    }
     // the placed-box memos are kept between calls, their entries valid for one call number
     scratch.call = scratch.call.wrapping_add(1);
     if scratch.call == 0 {
@@ -1287,7 +1300,10 @@ pub fn mesh_mesh(
         scratch.node_box2.clear();
         scratch.call = 1;
     }
-    for (boxes, n) in [(&mut scratch.node_box1, n1), (&mut scratch.node_box2, n2)] {
+    for (boxes, n) in [
+        (&mut scratch.node_box1, m1.nodes.len()),
+        (&mut scratch.node_box2, m2.nodes.len()),
+    ] {
         if boxes.len() < n {
             boxes.resize(n, PlacedBox::default());
         }
@@ -1295,17 +1311,26 @@ pub fn mesh_mesh(
     scratch.tri2_slot.clear();
     scratch.tri2_slot.resize(m2.tri.len(), 0);
     scratch.tri2.clear();
+    let idle = IdleBounds::new(margin, off, coord_scale(m1), coord_scale(m2));
     let mut descent = Descent {
-        m1,
-        m2,
-        fwd: (rot, arot, off),
-        inv: (irot, iarot, ioff),
-        grow,
+        s1: Side {
+            mesh: m1,
+            place: (irot, ioff),
+            verts: &scratch.vert1,
+            boxes: &mut scratch.node_box1,
+            grow: grow + idle.box_slack,
+        },
+        s2: Side {
+            mesh: m2,
+            place: (rot, off),
+            verts: &scratch.vert2,
+            boxes: &mut scratch.node_box2,
+            grow,
+        },
         reach,
-        node_box1: &mut scratch.node_box1,
-        node_box2: &mut scratch.node_box2,
+        slack: idle.box_slack,
         call: scratch.call,
-        idle: IdleBounds::new(margin, off, coord_scale(m1), coord_scale(m2)),
+        idle,
     };
     let mut tris = TriPairs {
         tri2: &mut scratch.tri2,
@@ -1319,8 +1344,11 @@ pub fn mesh_mesh(
     stack.clear();
     // pairs on the stack have passed every test: boxes overlapping, both nodes near the other
     // mesh's surface
-    let roots_overlap = descent.boxes_meet(0, 0);
-    if roots_overlap && descent.near1(0) && descent.near2(0) {
+    if roots_overlap
+        && descent.boxes_meet(0, 0)
+        && descent.s1.near(0, m2, reach)
+        && descent.s2.near(0, m1, reach)
+    {
         stack.push((0, 0));
     }
     while let Some((i, j)) = stack.pop() {
@@ -1337,7 +1365,7 @@ pub fn mesh_mesh(
             (false, false) => a.size2 >= b.size2,
         };
         if split1 {
-            let (c, pb) = (a.first, descent.node_box2[j as usize]);
+            let (c, pb) = (a.first, descent.s2.boxes[j as usize]);
             let first = descent.child1(c, j, &pb);
             if descent.child1(c + 1, j, &pb) {
                 stack.push((c + 1, j));
@@ -1346,7 +1374,7 @@ pub fn mesh_mesh(
                 stack.push((c, j));
             }
         } else {
-            let (c, pa) = (b.first, descent.node_box1[i as usize]);
+            let (c, pa) = (b.first, descent.s1.boxes[i as usize]);
             let first = descent.child2(i, c, &pa);
             if descent.child2(i, c + 1, &pa) {
                 stack.push((i, c + 1));
@@ -1361,7 +1389,7 @@ pub fn mesh_mesh(
         deep_vertices(
             m1,
             m2,
-            (rot, off),
+            (rot, off, &scratch.vert2),
             &scratch.near12,
             margin,
             &mut scratch.cand,
@@ -1372,7 +1400,7 @@ pub fn mesh_mesh(
         deep_vertices(
             m2,
             m1,
-            (irot, ioff),
+            (irot, ioff, &scratch.vert1),
             &scratch.near21,
             margin,
             &mut scratch.cand,
@@ -1420,113 +1448,165 @@ pub fn mesh_mesh(
     reduce_refining(scratch, s1.pos, &s1.mat, false, out, refine)
 }
 
-/// The descent of [`mesh_mesh`] over node pairs: the two placements (mesh 2's frame in mesh
-/// 1's as `fwd`, the converse as `inv`: rotation, its element-wise magnitude, offset), the
-/// margin, and the per-call memos of placed node boxes and of nodes near the other mesh's
-/// surface (see [`MeshScratch`]).
+/// The descent of [`mesh_mesh`] over node pairs: each mesh placed in the other's frame
+/// (`s1`: mesh 1 in mesh 2's, `s2` the converse), the margin, the slack of turned boxes
+/// ([`IdleBounds::box_slack`]) and the number of the call (see [`MeshScratch`]).
 struct Descent<'a> {
-    m1: &'a TriMesh,
-    m2: &'a TriMesh,
-    fwd: (DMat3, DMat3, DVec3),
-    inv: (DMat3, DMat3, DVec3),
-    grow: DVec3,
+    s1: Side<'a>,
+    s2: Side<'a>,
     reach: f64,
-    node_box1: &'a mut [PlacedBox],
-    node_box2: &'a mut [PlacedBox],
+    slack: f64,
     call: u32,
     idle: IdleBounds,
 }
 
-/// A node's box placed in the other mesh's frame: the centre, and the corners of the box
-/// around the placed box grown by the margin, and whether the node may come near the other
-/// mesh's surface ([`node_near`]: 0 not yet known, 1 near, 2 far); a memo entry, valid in the
-/// call numbered `call`.
+/// A mesh of [`Descent`] placed in the other mesh's frame: the placement `(rot, off)`, its
+/// vertices so placed, the per-call memos of its nodes' [`PlacedBox`]es, and what they grow
+/// by (the margin; in mesh 2's frame, where no triangle test follows, plus
+/// [`IdleBounds::box_slack`]).
+struct Side<'a> {
+    mesh: &'a TriMesh,
+    place: (DMat3, DVec3),
+    verts: &'a [DVec3],
+    boxes: &'a mut [PlacedBox],
+    grow: f64,
+}
+
+/// A node's box placed in the other mesh's frame, grown (see [`Side`]): for a leaf, the box
+/// around its triangles' placed corners; for an inner node, its own box turned (the box around
+/// it there) and widened by a slack for the rounding of both; and whether the node may come
+/// near the other mesh's surface ([`Side::near`]: 0 not yet known, 1 near, 2 far). A memo
+/// entry, valid in the call numbered `call`.
 #[derive(Clone, Copy, Debug, Default)]
 struct PlacedBox {
-    c: DVec3,
     lo: DVec3,
     hi: DVec3,
     call: u32,
     near: u8,
 }
 
-/// Node `n`'s [`PlacedBox`] by `(rot, arot, off)` grown by `grow`, memoised in `boxes[k]` for
-/// call `call`.
-#[inline(always)]
-fn placed(
-    boxes: &mut [PlacedBox],
-    k: u32,
-    n: &Node,
-    (rot, arot, off): (DMat3, DMat3, DVec3),
-    grow: DVec3,
-    call: u32,
-) -> PlacedBox {
-    let e = &mut boxes[k as usize];
-    if e.call != call {
-        let (c, h) = (
-            rot * ((n.lo + n.hi) * 0.5) + off,
-            arot * ((n.hi - n.lo) * 0.5),
-        );
-        *e = PlacedBox {
-            c,
-            lo: c - h - grow,
-            hi: c + h + grow,
-            call,
-            near: 0,
-        };
+impl Side<'_> {
+    /// Node `k`'s [`PlacedBox`] in call `call` (`slack` widens an inner node's).
+    #[inline(always)]
+    fn placed(&mut self, k: u32, slack: f64, call: u32) -> &mut PlacedBox {
+        let e = &mut self.boxes[k as usize];
+        if e.call != call {
+            let n = &self.mesh.nodes[k as usize];
+            let grow = DVec3::splat(self.grow);
+            let (lo, hi) = if n.count > 0 {
+                let m = self.mesh;
+                let (s, e) = (
+                    m.leaf_vert_start[k as usize],
+                    m.leaf_vert_start[k as usize + 1],
+                );
+                let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+                for &v in &m.leaf_vert[s as usize..e as usize] {
+                    let p = self.verts[v as usize];
+                    (lo, hi) = (lower(lo, p), upper(hi, p));
+                }
+                (lo, hi)
+            } else {
+                let h = turned_half(n, self.place.0) + slack;
+                let c = self.place.0 * ((n.lo + n.hi) * 0.5) + self.place.1;
+                (c - h, c + h)
+            };
+            *e = PlacedBox {
+                lo: lo - grow,
+                hi: hi + grow,
+                call,
+                near: 0,
+            };
+        }
+        e
     }
-    *e
+
+    /// Whether node `k` may come within `reach` of `other`'s surface by its field
+    /// ([`ball_far`]): a node wholly farther, outside it or deep inside where `deep_vertices`
+    /// finds its vertices, meets no feature of it. Memoised in its [`PlacedBox`], which must be
+    /// current. Leaves pass untested.
+    #[inline(always)]
+    fn near(&mut self, k: u32, other: &TriMesh, reach: f64) -> bool {
+        let n = &self.mesh.nodes[k as usize];
+        // a leaf is not tested: its triangle pairs are cheaper to reject than the field's bound
+        // at its size is to read (measured)
+        if n.count > 0 {
+            return true;
+        }
+        let e = &mut self.boxes[k as usize];
+        if e.near == 0 {
+            let c = self.place.0 * ((n.lo + n.hi) * 0.5) + self.place.1;
+            e.near = if ball_far(other, (c, hb_len(n)), reach) {
+                2
+            } else {
+                1
+            };
+        }
+        e.near == 1
+    }
 }
 
-/// Whether node `n` (index `k`, its box placed in `other`'s frame in `boxes`, which memoises
-/// the answer) may come within `reach` of `other`'s surface by its field ([`ball_far`]): a node
-/// wholly farther, outside it or deep inside where `deep_vertices` finds its vertices, meets
-/// no feature of it. Leaves pass untested.
+/// Half the extent of node `n`'s box turned by `rot` (the half extent of the box around it).
 #[inline(always)]
-fn node_near(boxes: &mut [PlacedBox], k: u32, n: &Node, other: &TriMesh, reach: f64) -> bool {
-    // a leaf is not tested: its triangle pairs are cheaper to reject than the field's bound
-    // at its size is to read (measured)
-    if n.count > 0 {
-        return true;
-    }
-    let e = &mut boxes[k as usize];
-    if e.near == 0 {
-        e.near = if ball_far(other, (e.c, hb_len(n)), reach) {
-            2
-        } else {
-            1
-        };
-    }
-    e.near == 1
+fn turned_half(n: &Node, rot: DMat3) -> DVec3 {
+    let arot = DMat3::from_cols(rot.x_axis.abs(), rot.y_axis.abs(), rot.z_axis.abs());
+    arot * ((n.hi - n.lo) * 0.5)
 }
 
-/// Whether node `k` of a mesh (`own`: the mesh, its placed-box and near-surface memos, the
-/// placement of its frame into the other's) passes against node `j` of the other mesh
-/// (`other`: that mesh, `j`, its box placed in the first mesh's frame): boxes overlapping each
-/// way, node `k` near the other mesh's surface ([`node_near`]).
+/// Whether node `n`'s box turned by `(rot, off)` into another frame (the box around it there)
+/// overlaps node `o`'s box of that frame, grown by `grow`.
+fn turned_meets(n: &Node, o: &Node, (rot, off): (DMat3, DVec3), grow: f64) -> bool {
+    let (c, h) = (
+        rot * ((n.lo + n.hi) * 0.5) + off,
+        turned_half(n, rot) + grow,
+    );
+    !((c - h).cmpgt(o.hi).any() || (c + h).cmplt(o.lo).any())
+}
+
+/// The element-wise minimum of `a` and `b` (finite: plain comparisons).
+#[inline(always)]
+fn lower(a: DVec3, b: DVec3) -> DVec3 {
+    let m = |a: f64, b: f64| if b < a { b } else { a };
+    DVec3::new(m(a.x, b.x), m(a.y, b.y), m(a.z, b.z))
+}
+
+/// The element-wise maximum of `a` and `b` (finite: plain comparisons).
+#[inline(always)]
+fn upper(a: DVec3, b: DVec3) -> DVec3 {
+    let m = |a: f64, b: f64| if b > a { b } else { a };
+    DVec3::new(m(a.x, b.x), m(a.y, b.y), m(a.z, b.z))
+}
+
+/// Whether node `k` of a mesh (`own`) passes against node `j` of the other mesh (`other`:
+/// that mesh, `j`, its box placed in the first mesh's frame): boxes overlapping each way,
+/// node `k` near the other mesh's surface ([`Side::near`]).
 #[inline(always)]
 fn child_meets(
-    (mesh, boxes, place): (&TriMesh, &mut [PlacedBox], (DMat3, DMat3, DVec3)),
+    own: &mut Side,
     k: u32,
     (other, j, p_other): (&TriMesh, u32, &PlacedBox),
-    grow: DVec3,
-    reach: f64,
-    call: u32,
+    (reach, slack, call): (f64, f64, u32),
 ) -> bool {
-    let (a, b) = (&mesh.nodes[k as usize], &other.nodes[j as usize]);
-    box_meets(a, p_other)
-        && box_meets(b, &placed(boxes, k, a, place, grow, call))
-        && node_near(boxes, k, a, other, reach)
+    let (a, b) = (&own.mesh.nodes[k as usize], &other.nodes[j as usize]);
+    box_meets(a, p_other) && box_meets(b, own.placed(k, slack, call)) && own.near(k, other, reach)
 }
 
-/// Whether box `n` (own frame) overlaps a placed box (grown).
+/// Whether box `n` (own frame) overlaps a placed box (grown). (The box of a placed triangle of
+/// a leaf, grown alike, lies in the leaf's placed box: the triangle tests of
+/// [`Descent::leaf_pair`] pass only within those of the descent.)
 #[inline(always)]
 fn box_meets(n: &Node, p: &PlacedBox) -> bool {
-    !(n.lo.cmpgt(p.hi).any() || n.hi.cmplt(p.lo).any())
+    boxes_overlap((n.lo, n.hi), (p.lo, p.hi))
+}
+
+/// Whether boxes `a` and `b` (each lower and upper corner) overlap, closed; branch-free (the
+/// outcome of the box tests is hard to predict).
+#[inline(always)]
+fn boxes_overlap(a: (DVec3, DVec3), b: (DVec3, DVec3)) -> bool {
+    (a.0.cmpgt(b.1) | a.1.cmplt(b.0)).bitmask() == 0
 }
 
 /// A triangle of mesh 2 placed in mesh 1's frame for the leaf pairs of one call: its index,
-/// box, and separating-axis data.
+/// box (grown by the margin), and separating-axis data.
 #[derive(Clone, Copy, Debug)]
 struct PlacedTri {
     t: u32,
@@ -1551,82 +1631,64 @@ impl Descent<'_> {
     /// two boxes' axes more often than along one's alone).
     #[inline]
     fn boxes_meet(&mut self, i: u32, j: u32) -> bool {
-        let (a, b) = (&self.m1.nodes[i as usize], &self.m2.nodes[j as usize]);
-        box_meets(
-            a,
-            &placed(self.node_box2, j, b, self.fwd, self.grow, self.call),
-        ) && box_meets(
-            b,
-            &placed(self.node_box1, i, a, self.inv, self.grow, self.call),
-        )
+        let (a, b) = (
+            &self.s1.mesh.nodes[i as usize],
+            &self.s2.mesh.nodes[j as usize],
+        );
+        box_meets(a, self.s2.placed(j, self.slack, self.call))
+            && box_meets(b, self.s1.placed(i, self.slack, self.call))
     }
 
     /// Whether node `k` of mesh 1, a child of a node that passed against node `j` of mesh 2
     /// (placed as `pb`), passes: boxes overlapping ([`Descent::boxes_meet`]) and the child near
-    /// mesh 2's surface ([`Descent::near1`]).
+    /// mesh 2's surface ([`Side::near`]).
     #[inline(always)]
     fn child1(&mut self, k: u32, j: u32, pb: &PlacedBox) -> bool {
-        let own = (self.m1, &mut *self.node_box1, self.inv);
-        child_meets(own, k, (self.m2, j, pb), self.grow, self.reach, self.call)
+        let other = (self.s2.mesh, j, pb);
+        let memo = (self.reach, self.slack, self.call);
+        child_meets(&mut self.s1, k, other, memo)
     }
 
     /// [`Descent::child1`] for child `k` of mesh 2 against node `i` of mesh 1 (placed as `pa`).
     #[inline(always)]
     fn child2(&mut self, i: u32, k: u32, pa: &PlacedBox) -> bool {
-        let own = (self.m2, &mut *self.node_box2, self.fwd);
-        child_meets(own, k, (self.m1, i, pa), self.grow, self.reach, self.call)
+        let other = (self.s1.mesh, i, pa);
+        let memo = (self.reach, self.slack, self.call);
+        child_meets(&mut self.s2, k, other, memo)
     }
-
-    /// Whether node `i` of mesh 1 may come within the margin of mesh 2's surface; its box must
-    /// have been placed.
-    #[inline]
-    fn near1(&mut self, i: u32) -> bool {
-        let a = &self.m1.nodes[i as usize];
-        node_near(self.node_box1, i, a, self.m2, self.reach)
-    }
-
-    /// [`Descent::near1`] for node `j` of mesh 2 against mesh 1.
-    #[inline]
-    fn near2(&mut self, j: u32) -> bool {
-        let b = &self.m2.nodes[j as usize];
-        node_near(self.node_box2, j, b, self.m1, self.reach)
-    }
-
     /// The triangle pairs of leaf `i` of mesh 1 and leaf `j` of mesh 2 (a pair that passed the
     /// node tests): pairs whose boxes overlap (grown by the margin) that meet or lie within the
     /// margin ([`triangles_apart`]) go to [`triangle_pair`], in leaf order. (Triangles are not
     /// tested against the other mesh's field one by one: a pair that meets has both triangles
     /// within the margin of the other surface anyway, and the test cost more than it saved.)
     fn leaf_pair(&mut self, i: u32, j: u32, tp: &mut TriPairs) {
-        let (m1, m2) = (self.m1, self.m2);
+        let (m1, m2) = (self.s1.mesh, self.s2.mesh);
         let (a, b) = (&m1.nodes[i as usize], &m2.nodes[j as usize]);
-        let (rot, _, off) = self.fwd;
-        let (irot, _, ioff) = self.inv;
+        let ((rot, off), (irot, ioff)) = (self.s2.place, self.s1.place);
         let PlacedBox {
             lo: blo, hi: bhi, ..
-        } = placed(self.node_box2, j, b, self.fwd, self.grow, self.call);
-        let grow = self.grow;
-        // a pair's boxes overlap only if each triangle's box overlaps the other leaf's box
-        // (grown by the margin): mesh 2's triangles filtered once, in leaf order
-        let (alo, ahi) = (a.lo - grow, a.hi + grow);
+        } = self.s2.boxes[j as usize];
+        let grow = DVec3::splat(self.s2.grow);
+        // a pair's boxes overlap (mesh 2's grown by the margin) only if each triangle's box
+        // overlaps the other leaf's box: mesh 2's triangles filtered once, in leaf order
         let mut leaf2 = [0u32; LEAF_SIZE];
         let mut n_leaf2 = 0;
         let sb = b.first as usize;
         for &t2 in &m2.order[sb..sb + b.count as usize] {
             let slot = &mut tp.tri2_slot[t2 as usize];
             if *slot == 0 {
-                let c = place(m2.corners(t2 as usize), rot, off);
+                let c = m2.tri[t2 as usize].map(|v| self.s2.verts[v as usize]);
                 tp.tri2.push(PlacedTri {
                     t: t2,
-                    lo: c[0].min(c[1]).min(c[2]),
-                    hi: c[0].max(c[1]).max(c[2]),
+                    lo: lower(lower(c[0], c[1]), c[2]) - grow,
+                    hi: upper(upper(c[0], c[1]), c[2]) + grow,
                     sat: SatTri::new(c, rot * m2.normal[t2 as usize]),
                 });
                 *slot = tp.tri2.len() as u32;
             }
             let k = *slot - 1;
             let p = &tp.tri2[k as usize];
-            if p.lo.cmple(ahi).all() && p.hi.cmpge(alo).all() {
+            if boxes_overlap((p.lo, p.hi), (a.lo, a.hi)) {
                 leaf2[n_leaf2] = k;
                 n_leaf2 += 1;
             }
@@ -1636,9 +1698,8 @@ impl Descent<'_> {
         }
         let sa = a.first as usize;
         for &t1 in &m1.order[sa..sa + a.count as usize] {
-            let lo1 = m1.tri_lo[t1 as usize] - grow;
-            let hi1 = m1.tri_hi[t1 as usize] + grow;
-            if lo1.cmpgt(bhi).any() || hi1.cmplt(blo).any() {
+            let (lo1, hi1) = (m1.tri_lo[t1 as usize], m1.tri_hi[t1 as usize]);
+            if !boxes_overlap((blo, bhi), (lo1, hi1)) {
                 continue;
             }
             let c1 = m1.corners(t1 as usize);
@@ -1651,7 +1712,7 @@ impl Descent<'_> {
             for &k in &leaf2[..n_leaf2] {
                 let p = &tp.tri2[k as usize];
                 // the triangles' boxes apart by more than the margin
-                if p.lo.cmpgt(hi1).any() || p.hi.cmplt(lo1).any() {
+                if !boxes_overlap((p.lo, p.hi), (lo1, hi1)) {
                     continue;
                 }
                 let t2 = p.t as usize;
@@ -1701,12 +1762,6 @@ impl Descent<'_> {
 /// Half the diagonal of a node's box (the radius of a ball around its centre holding it).
 fn hb_len(n: &Node) -> f64 {
     n.size2.sqrt() * 0.5
-}
-
-/// Triangle corners `c` mapped by `(rot, off)`.
-#[inline(always)]
-fn place(c: [DVec3; 3], rot: DMat3, off: DVec3) -> [DVec3; 3] {
-    [rot * c[0] + off, rot * c[1] + off, rot * c[2] + off]
 }
 
 /// Whether ball `(c, r)` (`other`'s frame) lies farther than `reach` from `other`'s surface by
@@ -1782,10 +1837,9 @@ fn planes_apart(ta: &SatTri, tb: &SatTri, reach: f64) -> Option<([f64; 3], [f64;
     let dists = |n: DVec3, o: DVec3, t: &[DVec3; 3]| {
         [(t[0] - o).dot(n), (t[1] - o).dot(n), (t[2] - o).dot(n)]
     };
-    // wholly more than `reach` to one side
-    // (finite distances: all beyond exactly when the nearest is)
+    // wholly more than `reach` to one side (branch-free: hard to predict)
     let beyond = |[s0, s1, s2]: [f64; 3]| {
-        (s0 > reach && s1 > reach && s2 > reach) || (s0 < -reach && s1 < -reach && s2 < -reach)
+        (s0 > reach) & (s1 > reach) & (s2 > reach) | (s0 < -reach) & (s1 < -reach) & (s2 < -reach)
     };
     let sa = dists(tb.n, b[0], a);
     if beyond(sa) {
@@ -1865,8 +1919,9 @@ fn crossing_intervals_apart(ta: &SatTri, tb: &SatTri, sa: [f64; 3], sb: [f64; 3]
 /// the two angles apart.
 #[inline]
 fn cones_apart(bend_a: &Bend, bend_b: &Bend, a: &SatTri, b: &SatTri) -> bool {
-    bend_a.angle + bend_b.angle < std::f64::consts::PI
-        && -a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin
+    // (branch-free: hard to predict)
+    (bend_a.angle + bend_b.angle < std::f64::consts::PI)
+        & (-a.n.dot(b.n) < bend_a.cos * bend_b.cos - bend_a.sin * bend_b.sin)
 }
 
 /// The segment in which triangle `t` (its corners' signed distances `s` from a plane) meets
@@ -1890,7 +1945,7 @@ fn crossing_interval(dir: DVec3, t: &[DVec3; 3], s: [f64; 3]) -> (f64, f64) {
         if s[i] == 0.0 {
             take(p[i]);
         }
-        if (s[i] < 0.0 && s[j] > 0.0) || (s[i] > 0.0 && s[j] < 0.0) {
+        if (s[i] < 0.0) & (s[j] > 0.0) | (s[i] > 0.0) & (s[j] < 0.0) {
             take(p[i] + (p[j] - p[i]) * (s[i] / (s[i] - s[j])));
         }
     }
@@ -2037,6 +2092,10 @@ struct IdleBounds {
     /// `triangle_core`'s reach in front of the plane with `|p - a|∞` bounded over the call, in
     /// either frame, plus `slack`.
     front: f64,
+    /// What boxes placed in mesh 2's frame grow by beyond the margin: more than the rounding
+    /// of placed coordinates and the tolerances by which the triangle tests take triangles
+    /// apart by less for meeting.
+    box_slack: f64,
 }
 
 /// The largest coordinate magnitude of `mesh`'s box (its frame).
@@ -2058,6 +2117,7 @@ impl IdleBounds {
             // in any coordinate than 2 (|off|∞ + r1 + r2) (a rotation makes a coordinate at
             // most √3 times the largest)
             front: 1e-9 * (1.0 + 2.0 * scale) + slack,
+            box_slack: 1e-8 * (1.0 + scale),
         }
     }
 
@@ -2065,7 +2125,9 @@ impl IdleBounds {
     /// triangle of a mesh (closed: `closed`) fires.
     #[inline(always)]
     fn none_fire(&self, closed: bool, s: [f64; 3]) -> bool {
-        closed && self.zero_margin && s.iter().all(|&s| s < -self.slack || s > self.front)
+        // (branch-free: hard to predict)
+        let idle = |s: f64| (s < -self.slack) | (s > self.front);
+        closed & self.zero_margin & idle(s[0]) & idle(s[1]) & idle(s[2])
     }
 }
 

@@ -104,6 +104,11 @@ pub struct TriMesh {
     pub nodes: Vec<Node>,
     /// Triangle indices in leaf order.
     pub order: Vec<u32>,
+    /// The vertices of each leaf's triangles, once each: node `i`'s are
+    /// `leaf_vert[leaf_vert_start[i]..leaf_vert_start[i + 1]]` (none for an inner node).
+    pub leaf_vert: Vec<u32>,
+    /// Per node, where its vertices start in [`TriMesh::leaf_vert`] (one more entry than nodes).
+    pub leaf_vert_start: Vec<u32>,
     /// The vertices of the kept triangles in the order the tree's leaves first meet them
     /// (near one another in space), in runs of [`VERTEX_CLUSTER`].
     pub vorder: Vec<u32>,
@@ -346,6 +351,8 @@ impl TriMesh {
             tri_hi,
             nodes: Vec::new(),
             order: Vec::new(),
+            leaf_vert: Vec::new(),
+            leaf_vert_start: Vec::new(),
             vorder: Vec::new(),
             vball: Vec::new(),
             closed,
@@ -353,6 +360,7 @@ impl TriMesh {
             sdf: Sdf::default(),
         };
         mesh.build_tree();
+        mesh.list_leaf_vertices();
         mesh.cluster_vertices();
         mesh.sdf = Sdf::bake(&mesh);
         Ok(mesh)
@@ -454,6 +462,25 @@ impl TriMesh {
             work.push((child + 1, mid, e));
             work.push((child, s, mid));
         }
+    }
+
+    /// Fills [`TriMesh::leaf_vert`] and [`TriMesh::leaf_vert_start`] from the tree.
+    fn list_leaf_vertices(&mut self) {
+        self.leaf_vert.clear();
+        self.leaf_vert_start.clear();
+        for n in &self.nodes {
+            self.leaf_vert_start.push(self.leaf_vert.len() as u32);
+            let start = self.leaf_vert.len();
+            let s = n.first as usize;
+            for &t in &self.order[s..s + n.count as usize] {
+                for v in self.tri[t as usize] {
+                    if !self.leaf_vert[start..].contains(&v) {
+                        self.leaf_vert.push(v);
+                    }
+                }
+            }
+        }
+        self.leaf_vert_start.push(self.leaf_vert.len() as u32);
     }
 
     /// Fills [`TriMesh::vorder`] and [`TriMesh::vball`] from the tree's leaf order.
