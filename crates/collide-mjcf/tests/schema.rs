@@ -77,3 +77,27 @@ fn what_mujoco_accepts_loads() {
     loads("<mujoco><worldbody><replicate count=\"2\" offset=\"1 0 0\"><body><geom size=\".1\"/></body></replicate></worldbody></mujoco>");
     loads("<mujoco><frame/><worldbody/></mujoco>");
 }
+
+#[test]
+fn body_directly_under_mujoco_is_checked_as_a_body_and_ignored() {
+    // gym_xarm's `xarm.xml` (an include fragment of bodies with no <worldbody>) loads in MuJoCo
+    // 4.0.0 as an empty model: the top-level `(world)body` schema entry matches `body` too, the
+    // element is checked as a body, and the compiler never reads it (nor its classes)
+    let model = load_str(
+        "<mujoco><body name=\"a\" mocap=\"true\" childclass=\"nope\">\
+         <geom class=\"nope\" size=\"1\"/><body><geom size=\"1\"/></body></body>\
+         <worldbody><geom size=\"2\"/></worldbody></mujoco>",
+        ".",
+    )
+    .expect("MuJoCo loads it");
+    assert_eq!(model.ngeom(), 1);
+    assert_eq!(model.nbody(), 1);
+    // checked as a body, as MuJoCo does: "unrecognized attribute: 'foo'", "unrecognized element"
+    let e = err("<mujoco><body foo=\"1\"/></mujoco>");
+    assert!(e.message.contains("unrecognized attribute 'foo'"), "{e}");
+    err("<mujoco><body><geom foo=\"1\"/></body></mujoco>");
+    err("<mujoco><body><worldbody/></body></mujoco>");
+    // only at the top level
+    err("<mujoco><worldbody><body><worldbody/></body></worldbody></mujoco>");
+    err("<mujoco><asset><body/></asset></mujoco>");
+}

@@ -11,7 +11,7 @@
 mod common;
 
 use collide::broad::BroadPhase;
-use collide::mid::traverse;
+use collide::mid::{traverse, PlacedTrees};
 use collide::{Collider, Poses};
 use common::{kinematics, scene, Scene};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -97,17 +97,16 @@ fn bench_scene(c: &mut Criterion, s: &Scene) {
                     let mut leaves = 0usize;
                     for &(b1, b2) in &multi[k] {
                         let margin = m.body_margin[b1] + m.body_margin[b2];
-                        traverse(
-                            &trees[b1],
-                            p.xipos[b1],
-                            &p.ximat[b1],
-                            &trees[b2],
-                            p.xipos[b2],
-                            &p.ximat[b2],
+                        let placed = PlacedTrees {
+                            t1: &trees[b1],
+                            p1: p.xipos[b1],
+                            r1: &p.ximat[b1],
+                            t2: &trees[b2],
+                            p2: p.xipos[b2],
+                            r2: &p.ximat[b2],
                             margin,
-                            &mut stack,
-                            |_, _| leaves += 1,
-                        );
+                        };
+                        traverse(&placed, &mut stack, |_, _| leaves += 1);
                     }
                     leaves
                 })

