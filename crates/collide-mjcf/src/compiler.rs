@@ -21,7 +21,7 @@ use crate::mesh_file::{decode_mesh, RawMesh};
 use crate::mesh_hull::build_hull_from_source;
 use crate::orientation::{euler_quat, read_frame, AngleSettings, Frame};
 use crate::sdf_mesh::plugin_mesh;
-use crate::xml::{parent_dir, parse_document, AttrSource, Elem, FileReader};
+use crate::xml::{parent_dir, parse_document, read_relative, AttrSource, Elem, FileReader};
 use collide::narrow::sdf::{FaceBvh, SdfPlugin};
 
 /// `compiler/@inertiafromgeom`.
@@ -89,16 +89,25 @@ impl Source {
         })
     }
 
-    fn asset_path(&self, file: &str) -> PathBuf {
+    /// Reads asset `file` named by element `e` (under `meshdir`, else `assetdir`, else the model's
+    /// directory; see [`read_relative`] for files named in included documents): the bytes and
+    /// the path read.
+    fn read_asset(
+        &self,
+        reader: &dyn FileReader,
+        e: &Elem,
+        file: &str,
+    ) -> Result<(Vec<u8>, PathBuf)> {
         let dir = self
             .settings
             .meshdir
             .as_ref()
             .or(self.settings.assetdir.as_ref());
-        match dir {
-            Some(d) => self.dir.join(d).join(file),
-            None => self.dir.join(file),
-        }
+        let under = match dir {
+            Some(d) => self.dir.join(d),
+            None => self.dir.clone(),
+        };
+        read_relative(reader, &under, &self.dir, &e.file, file).map_err(|m| e.err(m))
     }
 
     fn sections<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Elem> + 'a {
@@ -551,8 +560,7 @@ impl<'r> Builder<'r> {
             builtin_mesh(kind, &params)
                 .map_err(|e| a.err(format!("builtin mesh '{name}' ({kind}): {e}")))?
         } else if let Some(f) = file {
-            let path = src.asset_path(f);
-            let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
+            let (bytes, path) = src.read_asset(self.reader, a, f)?;
             decode_mesh(f, &bytes).map_err(|e| a.err(format!("{}: {e}", path.display())))?
         } else {
             let v = a
@@ -654,8 +662,7 @@ impl<'r> Builder<'r> {
             if nrow != 0 || ncol != 0 {
                 return Err(a.err("hfield: nrow and ncol must not be given together with 'file'"));
             }
-            let path = src.asset_path(f);
-            let bytes = self.reader.read(&path).map_err(|e| a.err(e))?;
+            let (bytes, path) = src.read_asset(self.reader, a, f)?;
             let is_png = a
                 .attr("content_type")
                 .map(|c| c.contains("png"))

@@ -84,8 +84,43 @@ impl Elem {
     }
 }
 
+/// Reads `rel`, a path written in `file` (a document under `base_dir`), as MuJoCo 4.0.0 looks it
+/// up: `under` (the main model's directory, or `meshdir` below it) joined with `rel` first;
+/// where that file cannot be read and `file` was included from a subfolder `D` of `base_dir`,
+/// `under` joined with `D` and `rel` (measured: an included `sub/a.xml` reaches `sub/x.stl` and
+/// `sub/b.xml` by `x.stl` and `b.xml`, and `meshes/sub/x.stl` under `meshdir="meshes"`; the
+/// main directory's file wins when both exist). Returns the bytes and the path read.
+pub fn read_relative(
+    reader: &dyn FileReader,
+    under: &Path,
+    base_dir: &Path,
+    file: &str,
+    rel: &str,
+) -> std::result::Result<(Vec<u8>, PathBuf), String> {
+    let first = under.join(rel);
+    let err = match reader.read(&first) {
+        Ok(bytes) => return Ok((bytes, first)),
+        Err(e) => e,
+    };
+    let sub = Path::new(file)
+        .parent()
+        .and_then(|d| d.strip_prefix(base_dir).ok())
+        .filter(|d| !d.as_os_str().is_empty() && !Path::new(rel).is_absolute());
+    match sub {
+        Some(d) => {
+            let second = under.join(d).join(rel);
+            reader
+                .read(&second)
+                .map(|bytes| (bytes, second.clone()))
+                .map_err(|e2| format!("{err} (nor {}: {e2})", second.display()))
+        }
+        None => Err(err),
+    }
+}
+
 /// Parses XML text into an element tree, splicing `<include file>` elements (paths relative to
-/// `base_dir`, MuJoCo's rule: the directory of the main model file).
+/// `base_dir`, the directory of the main model file, then to the including file's folder: see
+/// [`read_relative`]).
 pub fn parse_document(
     text: &str,
     file: &str,
@@ -175,14 +210,19 @@ fn expand_includes(
             if *depth > 32 {
                 return Err(c.err("include nesting deeper than 32 (recursive include?)"));
             }
-            let path = base_dir.join(rel);
-            let bytes = reader.read(&path).map_err(|e| c.err(e))?;
+            let (bytes, path) =
+                read_relative(reader, base_dir, base_dir, &c.file, rel).map_err(|e| c.err(e))?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| c.err(format!("{} is not UTF-8", path.display())))?;
             *depth += 1;
             let inc =
                 parse_with_includes(&text, &path.display().to_string(), base_dir, reader, depth)?;
             *depth -= 1;
+            if inc.children.is_empty() {
+                return Err(c.err(format!(
+                    "empty include file '{rel}' (MuJoCo 4.0.0 refuses a file with no elements)"
+                )));
+            }
             // MuJoCo 4.0.0 takes the children of an included file's root whatever its name
             // (`<mujoco>`, the legacy `<mujocoinclude>` of metaworld, anything)
             elem.children.extend(inc.children);
