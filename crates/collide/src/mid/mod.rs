@@ -205,12 +205,24 @@ impl PairFrame {
         let origin = [p1, p2];
         let mut prod = [[[[0.0; 3]; 3]; 2]; 2];
         let mut off = [[[0.0; 3]; 2]; 2];
+        // a dot product is symmetric bit for bit: 21 distinct products of the 36
+        for k in 0..3 {
+            for l in 0..3 {
+                let cross = axes[0][l].dot(axes[1][k]);
+                prod[0][1][k][l] = cross;
+                prod[1][0][l][k] = cross;
+            }
+            for l in k..3 {
+                for i in 0..2 {
+                    let own = axes[i][l].dot(axes[i][k]);
+                    prod[i][i][k][l] = own;
+                    prod[i][i][l][k] = own;
+                }
+            }
+        }
         for i in 0..2 {
             for j in 0..2 {
                 for k in 0..3 {
-                    for l in 0..3 {
-                        prod[i][j][k][l] = axes[i][l].dot(axes[j][k]);
-                    }
                     off[i][j][k] = origin[i].dot(axes[j][k]);
                 }
             }
