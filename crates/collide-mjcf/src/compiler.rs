@@ -116,6 +116,12 @@ impl Source {
 }
 
 fn read_compiler(c: &Elem, s: &mut Settings) -> Result<()> {
+    if c.keyword("coordinate", &["local", "global"])? == Some(1) {
+        return Err(c.err(
+            "global coordinates are no longer supported (MuJoCo 4.0.0 refuses them; load and \
+             save the model in an older MuJoCo to convert it to local coordinates)",
+        ));
+    }
     if let Some(i) = c.keyword("angle", &["degree", "radian"])? {
         s.angles.degrees = i == 0;
     }
@@ -804,6 +810,9 @@ impl<'r> Builder<'r> {
                     self.bodies[body].joints.push(j);
                 }
                 "inertial" => {
+                    if c.attr("pos").is_none() {
+                        return Err(c.err("inertial requires 'pos' (MuJoCo 4.0.0's schema)"));
+                    }
                     let f = read_frame(c, &src.settings.angles)?;
                     let mass = c
                         .number("mass")?
@@ -1096,6 +1105,13 @@ impl<'r> Builder<'r> {
             let s = self.model.hfield[id].size;
             size = DVec3::new(s[0], s[1], 0.25 * s[2] + 0.5 * s[3]);
             dataid = Some(id);
+        }
+        // MuJoCo 4.0.0 also refuses a plane without a positive grid spacing (its third size)
+        if t == GeomType::Plane && size[2] <= 0.0 {
+            return Err(c.err(format!(
+                "plane size(3) must be positive, got {} (MuJoCo 4.0.0 refuses it)",
+                size[2]
+            )));
         }
         for i in 0..geom::required_sizes(t) {
             if size[i] <= 0.0 {

@@ -420,10 +420,14 @@ impl Translator<'_> {
     /// The `inertial` of a link's `<inertial>`.
     fn inertial(&self, i: &Elem) -> Result<Elem> {
         let mut attrs = origin_attrs(i)?;
-        let mass = match i.children_named("mass").next() {
-            Some(m) => required_num(m, "value")?,
-            None => 0.0,
+        if !attrs.iter().any(|(k, _)| k == "pos") {
+            attrs.push(kv("pos", "0 0 0".into()));
+        }
+        // MuJoCo 4.0.0: "missing element: 'mass'"
+        let Some(m) = i.children_named("mass").next() else {
+            return Err(i.err("<inertial> requires a <mass> element (as in MuJoCo 4.0.0)"));
         };
+        let mass = required_num(m, "value")?;
         attrs.push(kv("mass", join(&[mass])));
         let mut full = [0.0; 6];
         if let Some(t) = i.children_named("inertia").next() {
@@ -437,6 +441,52 @@ impl Translator<'_> {
         attrs.push(kv("fullinertia", join(&full)));
         Ok(gen("inertial", i, attrs))
     }
+}
+
+/// MuJoCo 4.0.0's URDF reader refuses a repeated element where it reads one ("repeated
+/// element: 'origin'"): a link's `inertial`; an inertial's `origin`, `mass`, `inertia`; a
+/// collision's or visual's `origin`, `geometry`; a joint's `origin`, `parent`, `child`, `axis`,
+/// `limit`, `dynamics` (pybullet_data's `spirit40newer.urdf`, ManiSkill's TriFinger); and a
+/// malformed number in a joint's `<limit>`.
+fn check_unique_children(robot: &Elem) -> Result<()> {
+    fn unique(e: &Elem, names: &[&str]) -> Result<()> {
+        for name in names {
+            if let Some(second) = e.children_named(name).nth(1) {
+                return Err(second.err(format!(
+                    "repeated element <{name}> in <{}> (MuJoCo 4.0.0 refuses it)",
+                    e.name
+                )));
+            }
+        }
+        Ok(())
+    }
+    for link in robot.children_named("link") {
+        unique(link, &["inertial"])?;
+        for i in link.children_named("inertial") {
+            unique(i, &["origin", "mass", "inertia"])?;
+        }
+        for part in link
+            .children
+            .iter()
+            .filter(|c| c.name == "collision" || c.name == "visual")
+        {
+            unique(part, &["origin", "geometry"])?;
+        }
+    }
+    for joint in robot.children_named("joint") {
+        unique(
+            joint,
+            &["origin", "parent", "child", "axis", "limit", "dynamics"],
+        )?;
+        // not compiled here, but MuJoCo refuses a malformed number in them ("bad format in
+        // attribute 'lower'": pybullet_data's biped2d_pybullet.urdf writes `-1.57.`)
+        for limit in joint.children_named("limit") {
+            for key in ["lower", "upper", "effort", "velocity"] {
+                nums(limit, key, 1)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses URDF text into the equivalent MJCF element tree (`<mujoco>` root), with every
@@ -453,6 +503,7 @@ pub fn translate(
         return Err(robot.err("the root element of a URDF file must be <robot>"));
     }
     let settings = read_settings(&robot)?;
+    check_unique_children(&robot)?;
 
     // links by name, in document order
     let links: Vec<&Elem> = robot.children_named("link").collect();

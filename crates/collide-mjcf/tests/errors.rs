@@ -216,3 +216,24 @@ fn flat_mesh_is_refused_only_when_a_geom_collides_with_it() {
     );
     assert!(e.to_string().contains("mesh"), "{e}");
 }
+
+#[test]
+fn what_mujoco_4_refuses_at_compile_time_is_refused() {
+    // "global coordinates no longer supported" (pybullet_data's mjcf/hopper.xml): read as local
+    // they would place every geom elsewhere
+    let e = err("<mujoco><compiler coordinate=\"global\"/></mujoco>");
+    assert!(e.message.contains("global coordinates"), "{e}");
+    // "required attribute missing: 'pos'" (pybullet_data's mjcf/half_cheetah.xml)
+    let e = err("<mujoco><worldbody><body><inertial mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody></mujoco>");
+    assert!(e.message.contains("'pos'"), "{e}");
+    // "plane size(3) must be positive" (pybullet_data's mjcf/ground_plane.xml); a plane
+    // without a size has none either
+    for size in [" size=\"1 1 0\"", " size=\"1 1\"", ""] {
+        let e = err(&format!(
+            "<mujoco><worldbody><geom type=\"plane\"{size}/></worldbody></mujoco>"
+        ));
+        assert!(e.message.contains("plane size(3)"), "{size}: {e}");
+    }
+    // what MuJoCo accepts still loads
+    load_str("<mujoco><compiler coordinate=\"local\"/><worldbody><geom type=\"plane\" size=\"0 0 1\"/></worldbody></mujoco>", ".").expect("loads");
+}

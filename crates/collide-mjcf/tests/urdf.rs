@@ -425,3 +425,51 @@ fn balanceinertia_evens_out_unphysical_moments_before_fusing() {
     assert!((m.body_iquat[1] * DVec3::X).x.abs() > 1.0 - 1e-9);
     assert!(close(m.body_ipos[1], DVec3::new(0.0, 0.0, 0.5)));
 }
+
+/// A two-link robot, `link_a`, `inertial_extra` and `joint_extra` spliced into link `a`, its
+/// inertial and the joint (each case measured on MuJoCo 4.0.0).
+fn robot(link_a: &str, inertial_extra: &str, joint_extra: &str) -> String {
+    let inertia = r#"<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>"#;
+    format!(
+        r#"<robot name="r">
+          <link name="a"><inertial><mass value="1"/>{inertia}{inertial_extra}</inertial>{link_a}
+            <collision><geometry><box size="1 1 1"/></geometry></collision></link>
+          <link name="b"><inertial><mass value="1"/>{inertia}</inertial></link>
+          <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+            <limit lower="-1" upper="1" effort="1" velocity="1"/>{joint_extra}</joint>
+        </robot>"#
+    )
+}
+
+#[test]
+fn repeated_elements_are_refused_as_in_mujoco() {
+    // MuJoCo 4.0.0: "XML Error: repeated element: 'axis'" and so on
+    load(&robot("", "", ""));
+    let inertia = r#"<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>"#;
+    for (link, inertial, joint, name) in [
+        ("<inertial><mass value=\"1\"/></inertial>", "", "", "inertial"),
+        ("", "<mass value=\"1\"/>", "", "mass"),
+        ("", inertia, "", "inertia"),
+        ("", "<origin/><origin/>", "", "origin"),
+        ("<collision><origin/><origin/><geometry><box size=\"1 1 1\"/></geometry></collision>", "", "", "origin"),
+        ("<collision><geometry><box size=\"1 1 1\"/></geometry><geometry><box size=\"1 1 1\"/></geometry></collision>", "", "", "geometry"),
+        ("", "", "<axis xyz=\"0 1 0\"/>", "axis"),
+        ("", "", "<parent link=\"a\"/>", "parent"),
+        ("", "", "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>", "limit"),
+        ("", "", "<dynamics/><dynamics/>", "dynamics"),
+        ("", "", "<origin/><origin/>", "origin"),
+    ] {
+        let e = err(&robot(link, inertial, joint));
+        assert!(e.message.contains(&format!("repeated element <{name}>")), "{name}: {e}");
+    }
+}
+
+#[test]
+fn inertial_without_mass_and_malformed_limits_are_refused_as_in_mujoco() {
+    // "missing element: 'mass'" (ManiSkill's TriFinger cubes)
+    let no_mass = robot("", "", "").replacen("<mass value=\"1\"/>", "", 1);
+    assert!(err(&no_mass).message.contains("<mass>"));
+    // "bad format in attribute 'lower'" (pybullet_data's biped2d_pybullet.urdf: `-1.57.`)
+    let bad = robot("", "", "").replace("lower=\"-1\"", "lower=\"-1.57.\"");
+    assert!(err(&bad).message.contains("'lower'"));
+}
