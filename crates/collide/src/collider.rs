@@ -466,14 +466,8 @@ impl<'m> Collider<'m> {
                     let mut frame = None;
                     for (k1, &g1) in geoms1.iter().enumerate() {
                         for (k2, &g2) in geoms2.iter().enumerate() {
-                            if !self.geom_pair_allowed(g1, g2) {
-                                continue;
-                            }
-                            let Some(margin_gap) = self.leaf_obb_may_touch(g1, g2, poses) else {
-                                continue;
-                            };
                             let before = out.len();
-                            self.narrow_filtered(g1, g2, None, margin_gap, poses, out, &mut stats);
+                            self.collide_leaves(g1, g2, poses, out, &mut stats);
                             if out.len() == before {
                                 continue;
                             }

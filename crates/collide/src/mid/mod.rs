@@ -104,13 +104,13 @@ impl Bvh {
                 geom: n.id,
             })
             .collect();
-        let leaf_of = geoms
-            .iter()
-            .map(|&g| {
-                let leaf = nodes.iter().position(|n| n.geom == g as u32);
-                leaf.map_or(NONE, |i| i as u32)
-            })
-            .collect();
+        // `geoms` is sorted, so each leaf finds its geom's rank by bisection
+        let mut leaf_of = vec![NONE; geoms.len()];
+        for (i, n) in nodes.iter().enumerate().filter(|(_, n)| n.is_leaf()) {
+            if let Ok(k) = geoms.binary_search(&(n.geom as usize)) {
+                leaf_of[k] = i as u32;
+            }
+        }
         Bvh { nodes, leaf_of }
     }
 }
