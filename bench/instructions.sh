@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Instructions per state of `collide bench` (callgrind, load-independent), per scene: the
-# difference of two runs (ITERS_HI and ITERS_LO passes over the states) divided by the extra
-# states, so model loading and setup cancel out.
+# Instructions per state of `collide bench` (callgrind), per scene: instructions collected inside
+# `Collider::detect_view` only, the difference of two runs (ITERS_HI and ITERS_LO passes over the
+# states) divided by the extra states, so the first pass's warm-up cancels out. (Counting the
+# whole program instead let model loading in: its hash maps are seeded at random, so its count
+# varies from run to run by more than small scenes' detection costs.)
 # Usage: bash bench/instructions.sh [--exe target/release/collide] [MODEL_NAME ...]
 #        (names as in conformance/corpus.json; default: the mesh scenes)
 set -euo pipefail
@@ -17,7 +19,8 @@ fi
 lo=2; hi=6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 instr() {  # model states iters -> total instructions
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$exe" bench "$1" --states "$2" \
+  valgrind --tool=callgrind --toggle-collect='*Collider*detect_view*' \
+    --callgrind-out-file="$tmp/out" "$exe" bench "$1" --states "$2" \
     --iters "$3" > /dev/null 2> "$tmp/log"
   grep -o 'Collected : [0-9]*' "$tmp/log" | grep -o '[0-9]*$'
 }

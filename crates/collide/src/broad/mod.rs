@@ -44,8 +44,8 @@ pub struct BroadPhase {
     sap: SweepAndPrune,
     /// The two-level sweep of models made of many kinematic trees (used instead of `sap`).
     trees: Option<TreeSweep>,
-    /// The sweep of models with few swept bodies (world axes, no principal frame); used while
-    /// no body sleeps.
+    /// The sweep of models with few swept bodies (world axes, or MuJoCo's frame when
+    /// `mujoco_frame` is set); used while no body sleeps.
     small: Option<SmallSweep>,
     /// Per body: marked asleep by the caller (see [`BroadPhase::set_asleep`]).
     asleep: Vec<bool>,
@@ -344,12 +344,8 @@ impl BroadPhase {
         let roots: Vec<usize> = bp.swept.iter().map(|&b| tree_root(m, b)).collect();
         let filter = &bp.swept_filter;
         bp.trees = TreeSweep::new(&roots, |i, j| filter[i].allows(&filter[j]));
-        if boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b)) {
-            let filter = &bp.swept_filter;
-            bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
-        } else {
-            bp.mujoco_frame = true;
-        }
+        bp.small = SmallSweep::new(filter.len(), |i, j| filter[i].allows(&filter[j]));
+        bp.mujoco_frame = !boxes_bound_contacts(m, &bp.swept, |b| bp.body_geoms(b));
         if !bp.mujoco_frame {
             let largest = bp.geom_boxes.iter().map(|g| g.rbound).fold(0.0, f64::max);
             let slack = BOX_SLACK * (1.0 + largest);
@@ -390,11 +386,25 @@ impl BroadPhase {
     pub fn run(&mut self, m: &Model, poses: &PoseView) {
         self.pairs.clear();
         if let Some(small) = self.small.as_mut().filter(|_| !self.any_asleep) {
-            let world = |v: DVec3| v;
-            for (k, &b) in self.swept.iter().enumerate() {
-                let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
-                let (lo, hi) = body_box(poses, geoms, world);
-                small.set(k, lo, hi);
+            if self.mujoco_frame {
+                // the same boxes as the sweep below in MuJoCo's frame; the small sweep reports
+                // the same overlapping pairs as that sweep, at less cost for a few boxes
+                let axes = principal_axes(m, poses);
+                let frame = |v: DVec3| DVec3::new(v.dot(axes[0]), v.dot(axes[1]), v.dot(axes[2]));
+                for (k, &b) in self.swept.iter().enumerate() {
+                    let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+                    let (mut lo, mut hi) = body_box(poses, geoms, frame);
+                    lo[0] = lo[0] as f32 as f64;
+                    hi[0] = hi[0] as f32 as f64;
+                    small.set(k, lo, hi);
+                }
+            } else {
+                let world = |v: DVec3| v;
+                for (k, &b) in self.swept.iter().enumerate() {
+                    let geoms = &self.geom_boxes[self.geoms_start[b]..self.geoms_start[b + 1]];
+                    let (lo, hi) = body_box(poses, geoms, world);
+                    small.set(k, lo, hi);
+                }
             }
             // `swept` is in body order, so pairs reported in `(i, j)` order have sorted
             // signatures

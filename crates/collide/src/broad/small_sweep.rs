@@ -6,8 +6,9 @@
 //! For a handful of boxes the principal-axis frame and the grid of
 //! [`super::sweep_and_prune::SweepAndPrune`] cost more than they prune. In any frame, bodies
 //! that can touch have overlapping boxes, so the contacts do not depend on the choice (models
-//! where MuJoCo's boxes do not bound its contacts keep the principal frame: see
-//! [`super::BroadPhase`]).
+//! where MuJoCo's boxes do not bound its contacts give this sweep their boxes in MuJoCo's
+//! principal frame instead: see [`super::BroadPhase`]). The sweep axis is one of the frame's
+//! axes, whichever frame the boxes are in.
 
 /// Largest number of boxes this sweep takes (its pair filter is an n × n matrix).
 pub const MAX_BOXES: usize = 128;
