@@ -551,15 +551,15 @@ pub(crate) fn epa(
     while k < kmax {
         let pface = face;
         let mut lower2 = f64::MAX;
-        let mut slot = None;
+        let mut slot = usize::MAX;
+        // selects, not branches: where the nearest face lies in the map is unpredictable
         for (i, &d2) in pt.map_dist2[..pt.nmap].iter().enumerate() {
-            if d2 < lower2 {
-                slot = Some(i);
-                lower2 = d2;
-            }
+            let nearer = d2 < lower2;
+            slot = std::hint::select_unpredictable(nearer, i, slot);
+            lower2 = std::hint::select_unpredictable(nearer, d2, lower2);
         }
-        if let Some(i) = slot {
-            face = Some(pt.map[i] as usize);
+        if slot != usize::MAX {
+            face = Some(pt.map[slot] as usize);
         }
         let Some(fi) = face else {
             converged = true;
