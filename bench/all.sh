@@ -13,7 +13,7 @@ bash conformance/run.sh --help > /dev/null   # creates conformance/.venv with mu
 if [ "${QUICK:-0}" = 1 ]; then
   crit=(--warm-up-time 0.2 --measurement-time 0.3); repeat=1
 else
-  crit=(--warm-up-time 0.5 --measurement-time 1.5); repeat=3
+  crit=(--warm-up-time 0.5 --measurement-time 1.5); repeat=5
 fi
 
 echo "== build"

@@ -165,7 +165,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", help="corpus model names (default: the scene list)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per side; the fastest counts")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per side; the fastest counts")
     ap.add_argument("--min-seconds", type=float, default=0.5,
                     help="minimum duration of one MuJoCo run")
     ap.add_argument("--json", type=Path, help="also write the results here")
