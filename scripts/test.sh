@@ -10,8 +10,13 @@ summary=target/test-summary.txt
 : > "$summary"
 status=0
 
+t=$SECONDS
+cargo test --workspace --release --no-run 2>&1 | tail -3
+echo "== rust test build took $((SECONDS - t)) s"
+t=$SECONDS
 cargo test --workspace --release 2>&1 | tee target/rust-test.log
 rc=${PIPESTATUS[0]}
+echo "== rust tests took $((SECONDS - t)) s"
 [ "$rc" -eq 0 ] || status=1
 awk '/^test result:/ { p += $4; f += $6 } END { print "rust: " p " passed, " f " failed" }' \
   target/rust-test.log | tee -a "$summary"
@@ -21,8 +26,10 @@ for suite in scripts/test.d/*.sh; do
   name="$(basename "$suite" .sh)"
   echo "== suite $name"
   log="target/suite-$name.log"
+  t=$SECONDS
   bash "$suite" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
+  echo "== suite $name took $((SECONDS - t)) s"
   line="$(grep -E '^[A-Za-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)"
   if [ -z "$line" ]; then
     line="$name: 0 passed, 1 failed"
