@@ -17,7 +17,7 @@ Run from anywhere: `conformance/.venv/bin/python conformance/mesh_hull_oracle.py
 Deterministic (numpy RandomState with fixed seeds).
 
 `--all-dog DIR` instead records every dog bone (162 meshes, 11 MB, not committed) into DIR; compare
-with `HULL_DATA_DIR=DIR cargo test -p collide-mjcf --release --test mesh_hull -- --nocapture`.
+with `HULL_DATA_DIR=DIR cargo test -p collide-mjcf --release --test integration mesh_hull:: -- --nocapture`.
 
 `--qhull-input CASE` prints a recorded case's vertices as qhull reads them (the file values as
 float, before refpos/refquat/scale) in qhull's input format. The stand-alone qhull_r 8.0.2

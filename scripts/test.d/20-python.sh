@@ -10,6 +10,8 @@ root="$(pwd)"
 venv="$root/target/py-venv"
 failed=0
 passed=0
+start=$SECONDS
+took() { echo "== python: $1 took $((SECONDS - start)) s"; start=$SECONDS; }
 
 if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
   echo "== installing python3-venv"
@@ -27,6 +29,7 @@ if [ ! -e "$stamp" ]; then
     { echo "python: 0 passed, 1 failed"; exit 1; }
   touch "$stamp"
 fi
+took "the virtual environment"
 
 echo "== building the CLI (for the CLI-equality tests) and the extension"
 cargo build --release -p collide-cli 2>&1 | tail -1
@@ -35,6 +38,7 @@ if ! "$venv/bin/python" -c 'import collide'; then
   echo "python: 0 passed, 1 failed"
   exit 1
 fi
+took "the build"
 
 echo "== stubtest and mypy"
 for check in "-m mypy.stubtest collide" "-m mypy collide tests"; do
@@ -44,6 +48,7 @@ for check in "-m mypy.stubtest collide" "-m mypy collide tests"; do
     failed=$((failed + 1))
   fi
 done
+took "stubtest and mypy"
 
 echo "== pytest"
 junit="$root/target/python-junit.xml"
@@ -69,6 +74,7 @@ PY
 else
   failed=$((failed + 1))
 fi
+took "pytest"
 rm -f python/MUJOCO_LOG.TXT
 echo "python: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -925,10 +925,12 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
     r
 }
 
-/// Runs every corpus model in `dir` (the `conformance/` folder).
+/// Runs every corpus model in `dir` (the `conformance/` folder), models in parallel on
+/// rayon's threads; reports in corpus order.
 pub fn check_corpus(dir: &Path) -> Result<Vec<ModelReport>, String> {
+    use rayon::prelude::*;
     Ok(corpus_entries(dir)?
-        .into_iter()
+        .into_par_iter()
         .map(|(n, p, f)| check_model(&n, &p, &f))
         .collect())
 }

@@ -1,6 +1,6 @@
 //! The `collide` binary end to end: info, poses (with and without states), demo, errors.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

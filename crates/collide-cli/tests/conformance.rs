@@ -2,17 +2,24 @@
 //! Fixtures come from `conformance/harness.py`; this test needs no Python.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
-use collide_cli::conformance::{check_corpus, format_contact_table, format_table};
+use collide_cli::conformance::{check_corpus, format_contact_table, format_table, ModelReport};
 
 fn conformance_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
 }
 
+/// The corpus run, once for all the tests of this file (each reads its own criteria from it).
+fn corpus() -> &'static [ModelReport] {
+    static REPORTS: OnceLock<Vec<ModelReport>> = OnceLock::new();
+    REPORTS.get_or_init(|| check_corpus(&conformance_dir()).expect("corpus.json readable"))
+}
+
 #[test]
 fn every_corpus_model_matches_mujoco_poses() {
-    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
-    let table = format_table(&reports);
+    let reports = corpus();
+    let table = format_table(reports);
     println!("{table}");
     assert!(
         reports.len() >= 30,
@@ -37,10 +44,10 @@ fn every_corpus_model_matches_mujoco_poses() {
 
 #[test]
 fn corpus_includes_meshes_and_heightfields() {
-    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let reports = corpus();
     let mut meshes = 0;
     let mut hfields = 0;
-    for r in &reports {
+    for r in reports {
         if let Ok(m) = collide_mjcf::load_file(&r.path) {
             meshes += usize::from(!m.mesh.is_empty());
             hfields += usize::from(!m.hfield.is_empty());
@@ -55,8 +62,8 @@ fn corpus_includes_meshes_and_heightfields() {
 
 #[test]
 fn analytic_contacts_match_mujoco_on_every_model() {
-    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
-    let table = format_contact_table(&reports);
+    let reports = corpus();
+    let table = format_contact_table(reports);
     println!("{table}");
     let failed: Vec<_> = reports
         .iter()
@@ -76,11 +83,8 @@ fn convex_pairs_are_found_with_mujocos_contact_counts() {
     // The convex collider against MuJoCo over the whole corpus: every colliding pair found
     // (pairs within 1e-6 of touching excepted), no extra pairs, equal contact counts. The
     // per-model accuracy of the deepest contact is in the printed table.
-    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
-    println!(
-        "{}",
-        collide_cli::conformance::format_convex_table(&reports)
-    );
+    let reports = corpus();
+    println!("{}", collide_cli::conformance::format_convex_table(reports));
     let sum = |f: &dyn Fn(&collide_cli::conformance::ConvexReport) -> usize| -> usize {
         reports.iter().map(|r| f(&r.contacts.convex)).sum()
     };
@@ -104,7 +108,7 @@ fn convex_criteria_hold_on_every_model() {
     // Per model: pairs found, counts, the deepest contact's dist (1e-6), normal (1e-3 rad) and
     // position (1e-6, against MuJoCo's equally deep contacts) — the criteria of issue 4, with
     // the position added after the sdf contacts' `pos` was found off by |dist| unseen.
-    let reports = check_corpus(&conformance_dir()).expect("corpus.json readable");
+    let reports = corpus();
     let failed: Vec<_> = reports
         .iter()
         .filter(|r| r.load_error.is_none() && !r.contacts.convex.passed())
@@ -113,6 +117,6 @@ fn convex_criteria_hold_on_every_model() {
     assert!(
         failed.is_empty(),
         "convex criteria missed on {failed:?}\n{}",
-        collide_cli::conformance::format_convex_table(&reports)
+        collide_cli::conformance::format_convex_table(reports)
     );
 }

@@ -1,6 +1,6 @@
 //! `collide distance` and `collide check` end to end on the arm-over-table scene.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! Sleep states (`body_awake` in STATES.json) against MuJoCo 4.0.0 on `scenes/sleep_settle`,
 //! whose fixture was recorded from a simulation in which bodies fell asleep.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -1,7 +1,7 @@
 //! `collide info|poses|contacts|bench ROBOT.urdf` end to end, against MuJoCo 4.0.0's fixtures,
 //! and `--package NAME=DIR`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::{Path, PathBuf};

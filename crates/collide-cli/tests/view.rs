@@ -1,6 +1,6 @@
 //! `collide view`, `collide render` and the demo's viewer output.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

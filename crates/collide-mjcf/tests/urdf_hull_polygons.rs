@@ -12,8 +12,7 @@
 //! urdf/laikago/laikago_toes_zup (state 7, pair 0–15) depend on
 //! (`collide/tests/narrow_convex.rs`, `urdf_*_matches_mujoco_with_its_hull`).
 
-#[path = "../../collide/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use collide::ConvexHull;
 use common::*;

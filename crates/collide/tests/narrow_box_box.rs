@@ -9,7 +9,7 @@ use collide::narrow::{dispatch, Dispatch, PreContact, Shape, MAX_PAIR_CONTACTS};
 use collide::GeomType;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::parse_json;
 
 // ------------------------------------------------------------------------------------------

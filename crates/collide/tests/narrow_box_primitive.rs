@@ -15,7 +15,7 @@ const TOL: f64 = 1e-9;
 /// Tolerance on the angle between normals, radians.
 const ANGLE_TOL: f64 = 1e-9;
 
-mod common;
+use crate::common;
 use common::*;
 
 fn pair_fn(t1: GeomType) -> PairFn {

@@ -25,7 +25,7 @@ use collide::{ConvexHull, GeomType, HullGraph};
 const DATA: &str = include_str!("data/narrow/convex.json");
 const SCENE_DATA: &str = include_str!("data/narrow/convex_scenes.json");
 
-mod common;
+use crate::common;
 use common::*;
 
 fn angle(a: DVec3, b: DVec3) -> f64 {

@@ -10,7 +10,7 @@
 //!   early EPA stop makes the depth depend on the last bits of the arithmetic) reported
 //!   separately.
 
-mod narrow_mpr_util;
+use crate::narrow_mpr_util;
 
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::{CcdOptions, ConvexGeom};

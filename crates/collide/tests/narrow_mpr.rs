@@ -12,7 +12,7 @@
 //! Criteria (issue 4): pairs found agree except within 1e-6 of touching, deepest dist within
 //! 1e-6, deepest normal within 1e-3 rad, equal counts on at least 90% of the pairs.
 
-mod narrow_mpr_util;
+use crate::narrow_mpr_util;
 
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::mpr::{mpr_convex, mpr_penetration};

@@ -5,7 +5,7 @@
 //! polygon, run through `mj_kinematics` + `mj_collision`). The comparison is contact by
 //! contact, in MuJoCo's order.
 
-mod narrow_mpr_util;
+use crate::narrow_mpr_util;
 
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::convex::ConvexGeom;

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 const TOL: f64 = 1e-9;
 
-mod common;
+use crate::common;
 use common::parse_json;
 
 // ------------------------------------------------------------------------------------------

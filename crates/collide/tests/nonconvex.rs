@@ -2,7 +2,7 @@
 //! meshes built in code, the normal-cone rule on flat triangulations, and swap / rigid-motion
 //! properties.
 
-mod mesh_shapes;
+use crate::mesh_shapes;
 
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::mesh_exact::{

@@ -2,7 +2,7 @@
 //! a sphere, a box and a torus, its sign across thin walls, and the deep-penetration contacts
 //! it enables (a shape wholly inside a mesh, where no surface feature is near).
 
-mod mesh_shapes;
+use crate::mesh_shapes;
 
 use collide::glam::{DMat3, DVec3};
 use collide::narrow::mesh_exact::{mesh_mesh, primitive_mesh, MeshScratch, Sdf, TriMesh};

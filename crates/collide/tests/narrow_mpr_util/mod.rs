@@ -7,8 +7,7 @@ use collide::narrow::convex::{CcdOptions, ConvexGeom};
 use collide::narrow::PreContact;
 use collide::{ConvexHull, GeomType, HField, HullGraph};
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 pub use common::{mat_rowmajor, parse_json, Json};
 
 pub fn hull(j: &Json) -> ConvexHull {
