@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python package (python/, crates/collide-py): a virtual environment under target/ with
-# the pinned requirements (python/requirements-test.txt: maturin, numpy, pytest, mypy,
-# mujoco 4.0.0, ray), the extension built with `maturin develop --release`, the stubs checked
-# with mypy.stubtest (and the package and tests with mypy), then pytest.
+# the pinned requirements (python/requirements-test.txt: maturin, numpy, pytest, pytest-xdist,
+# mypy, mujoco 4.0.0, ray), the extension built with `maturin develop --release`, the stubs
+# checked with mypy.stubtest (and the package and tests with mypy), then pytest on two workers.
 # Last line: `python: N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,7 +52,7 @@ took "stubtest and mypy"
 
 echo "== pytest"
 junit="$root/target/python-junit.xml"
-(cd python && "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$junit" tests)
+(cd python && "$venv/bin/python" -m pytest -q -p no:cacheprovider -n 2 --junitxml="$junit" tests)
 rc=$?
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests"
