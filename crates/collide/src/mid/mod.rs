@@ -9,8 +9,10 @@ use crate::math::quat_to_mat;
 use crate::model::Model;
 
 pub mod build;
+mod lanes;
 
 use build::{build_tree, Element, NONE};
+use lanes::Lanes;
 
 /// Half-sizes at or above this count as infinite (MuJoCo's `mjMAXVAL`; a plane's box has
 /// infinite x and y half sizes and a finite z half size of 5e9: a half-space).
@@ -187,12 +189,18 @@ pub fn obb_overlap(a: &Obb, b: &Obb, margin: f64) -> bool {
 /// projection from its local centre, as MuJoCo's `mj_collideTree` tests its internal nodes
 /// (`mj_collideOBB` with its `product` and `offset` caches, which round differently from
 /// placing the centres first).
+///
+/// The six tested axes (frame 1's three face axes, then frame 2's) are held as three pairs of
+/// lanes, tested a pair at a time; each lane rounds exactly as the axis-by-axis test (same
+/// products, same order of additions, `|h p| = h |p|` for `h ≥ 0`).
 #[derive(Clone, Copy, Debug)]
 pub struct PairFrame {
-    /// `prod[i][j][k][l]`: axis `l` of frame `i` dotted with face axis `k` of frame `j`.
-    prod: [[[[f64; 3]; 3]; 2]; 2],
-    /// `off[i][j][k]`: origin of frame `i` dotted with face axis `k` of frame `j`.
-    off: [[[f64; 3]; 2]; 2],
+    /// `dot[i][l][p]`: axis `l` of frame `i` dotted with tested axes `2p` and `2p + 1`.
+    dot: [[[Lanes; 3]; 3]; 2],
+    /// `|dot|`, for the boxes' radii.
+    abs: [[[Lanes; 3]; 3]; 2],
+    /// `off[i][p]`: origin of frame `i` dotted with tested axes `2p` and `2p + 1`.
+    off: [[Lanes; 3]; 2],
 }
 
 impl PairFrame {
@@ -203,56 +211,80 @@ impl PairFrame {
             [r2.x_axis, r2.y_axis, r2.z_axis],
         ];
         let origin = [p1, p2];
-        let mut prod = [[[[0.0; 3]; 3]; 2]; 2];
-        let mut off = [[[0.0; 3]; 2]; 2];
+        // dot[i][l][m]: axis l of frame i against tested axis m (axis m % 3 of frame m / 3)
+        let mut dot = [[[0.0; 6]; 3]; 2];
         // a dot product is symmetric bit for bit: 21 distinct products of the 36
         for k in 0..3 {
             for l in 0..3 {
                 let cross = axes[0][l].dot(axes[1][k]);
-                prod[0][1][k][l] = cross;
-                prod[1][0][l][k] = cross;
+                dot[0][l][3 + k] = cross;
+                dot[1][k][l] = cross;
             }
             for l in k..3 {
-                for i in 0..2 {
-                    let own = axes[i][l].dot(axes[i][k]);
-                    prod[i][i][k][l] = own;
-                    prod[i][i][l][k] = own;
+                for (i, frame) in axes.iter().enumerate() {
+                    let own = frame[l].dot(frame[k]);
+                    dot[i][l][3 * i + k] = own;
+                    dot[i][k][3 * i + l] = own;
                 }
             }
         }
+        let pair = |x: &[f64; 6], p: usize| Lanes::new(x[2 * p], x[2 * p + 1]);
+        let mut f = PairFrame {
+            dot: [[[Lanes::zero(); 3]; 3]; 2],
+            abs: [[[Lanes::zero(); 3]; 3]; 2],
+            off: [[Lanes::zero(); 3]; 2],
+        };
         for i in 0..2 {
-            for j in 0..2 {
-                for k in 0..3 {
-                    off[i][j][k] = origin[i].dot(axes[j][k]);
+            let off: [f64; 6] = std::array::from_fn(|m| origin[i].dot(axes[m / 3][m % 3]));
+            for p in 0..3 {
+                f.off[i][p] = pair(&off, p);
+                for (l, row) in dot[i].iter().enumerate() {
+                    f.dot[i][l][p] = pair(row, p);
+                    f.abs[i][l][p] = pair(row, p).abs();
                 }
             }
         }
-        PairFrame { prod, off }
+        f
+    }
+
+    /// Box `(c, h)` of frame `i` (centre in the frame) on tested axes `2p` and `2p + 1`:
+    /// centre projections and radii.
+    #[inline(always)]
+    fn project(&self, i: usize, p: usize, c: [Lanes; 3], h: [Lanes; 3]) -> (Lanes, Lanes) {
+        let (d, a) = (&self.dot[i], &self.abs[i]);
+        let centre = c[0]
+            .mul(d[0][p])
+            .add(c[1].mul(d[1][p]))
+            .add(c[2].mul(d[2][p]))
+            .add(self.off[i][p]);
+        let radius = h[0]
+            .mul(a[0][p])
+            .add(h[1].mul(a[1][p]))
+            .add(h[2].mul(a[2][p]));
+        (centre, radius)
     }
 
     /// Whether box `(ca, ha)` of frame 1 and box `(cb, hb)` of frame 2 (centres in their
     /// frames), grown by `margin`, may overlap.
+    #[inline]
     pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
         let Some((test_a, test_b)) = tested_axes(ha, hb) else {
             return true;
         };
-        let (c, h) = ([ca, cb], [ha, hb]);
-        for (j, tested) in [test_a, test_b].into_iter().enumerate() {
-            if !tested {
+        // bit m: tested axis m is tested
+        let tested = (if test_a { 0b000111 } else { 0 }) | (if test_b { 0b111000 } else { 0 });
+        let splat = |v: DVec3| [Lanes::splat(v.x), Lanes::splat(v.y), Lanes::splat(v.z)];
+        let (ca, ha, cb, hb) = (splat(ca), splat(ha), splat(cb), splat(hb));
+        let margin = Lanes::splat(margin);
+        for p in 0..3 {
+            let want = (tested >> (2 * p)) & 0b11;
+            if want == 0 {
                 continue;
             }
-            for k in 0..3 {
-                let mut proj = [0.0; 2];
-                let mut radius = [0.0; 2];
-                for i in 0..2 {
-                    let p = &self.prod[i][j][k];
-                    proj[i] = c[i].x * p[0] + c[i].y * p[1] + c[i].z * p[2] + self.off[i][j][k];
-                    radius[i] =
-                        (h[i].x * p[0]).abs() + (h[i].y * p[1]).abs() + (h[i].z * p[2]).abs();
-                }
-                if radius[0] + radius[1] + margin < (proj[1] - proj[0]).abs() {
-                    return false;
-                }
+            let (pa, ra) = self.project(0, p, ca, ha);
+            let (pb, rb) = self.project(1, p, cb, hb);
+            if ra.add(rb).add(margin).lt_mask(pb.sub(pa).abs()) & want != 0 {
+                return false;
             }
         }
         true
@@ -393,25 +425,136 @@ mod tests {
         assert!(!obb_overlap(&d, &c, 0.0));
     }
 
+    /// Uniform numbers in [0, 1) from a xorshift generator seeded with `r`.
+    fn uniform(mut r: u64) -> impl FnMut() -> f64 {
+        move || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// A rotation about a random axis by a random angle.
+    fn random_rotation(next: &mut impl FnMut() -> f64) -> DMat3 {
+        let axis = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+        DMat3::from_axis_angle(axis, next() * 6.0)
+    }
+
+    /// The node test axis by axis, as MuJoCo's `mj_collideOBB` computes it with its caches.
+    fn node_test_axis_by_axis(
+        frames: [(DVec3, DMat3); 2],
+        c: [DVec3; 2],
+        h: [DVec3; 2],
+        margin: f64,
+    ) -> bool {
+        let Some((test_a, test_b)) = tested_axes(h[0], h[1]) else {
+            return true;
+        };
+        let axes = |i: usize| {
+            let r = frames[i].1;
+            [r.x_axis, r.y_axis, r.z_axis]
+        };
+        for (j, tested) in [test_a, test_b].into_iter().enumerate() {
+            if !tested {
+                continue;
+            }
+            for k in 0..3 {
+                let mut proj = [0.0; 2];
+                let mut radius = [0.0; 2];
+                for i in 0..2 {
+                    let p = axes(i).map(|a| a.dot(axes(j)[k]));
+                    let off = frames[i].0.dot(axes(j)[k]);
+                    proj[i] = c[i].x * p[0] + c[i].y * p[1] + c[i].z * p[2] + off;
+                    radius[i] =
+                        (h[i].x * p[0]).abs() + (h[i].y * p[1]).abs() + (h[i].z * p[2]).abs();
+                }
+                if radius[0] + radius[1] + margin < (proj[1] - proj[0]).abs() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn pair_frame_rounds_as_the_axis_by_axis_test() {
+        // boxes placed exactly at the threshold of one axis (the margin solved from the gap),
+        // so a single rounding difference between the lane form and the axis-by-axis form
+        // flips answers; infinite sides exercise the skipped axes
+        let mut next = uniform(0x9E37_79B9_7F4A_7C15);
+        let (mut hits, mut misses) = (0, 0);
+        for n in 0..20000 {
+            let frames = [
+                (
+                    DVec3::new(next(), next(), next()),
+                    random_rotation(&mut next),
+                ),
+                (
+                    DVec3::new(next(), next(), next()) * 2.0,
+                    random_rotation(&mut next),
+                ),
+            ];
+            let c = [
+                DVec3::new(next(), next(), next()) * 0.5,
+                DVec3::new(next(), next(), next()) * 0.5,
+            ];
+            let mut h = [
+                DVec3::new(next(), next(), next()) + 0.05,
+                DVec3::new(next(), next(), next()) + 0.05,
+            ];
+            if n % 10 == 0 {
+                h[n / 10 % 2].x = INFINITE;
+            }
+            let frame = PairFrame::new(frames[0].0, &frames[0].1, frames[1].0, &frames[1].1);
+            for margin in [0.0, next() * 0.1] {
+                let got = frame.overlap(c[0], h[0], c[1], h[1], margin);
+                assert_eq!(got, node_test_axis_by_axis(frames, c, h, margin));
+                if got {
+                    hits += 1;
+                } else {
+                    misses += 1;
+                }
+            }
+            // the margin that closes the gap along frame 2's first axis, bit for bit
+            let a = frames[1].1.x_axis;
+            let gap = |m: f64| {
+                let proj: Vec<f64> = (0..2)
+                    .map(|i| {
+                        let r = frames[i].1;
+                        let p = [r.x_axis, r.y_axis, r.z_axis].map(|x| x.dot(a));
+                        c[i].x * p[0] + c[i].y * p[1] + c[i].z * p[2] + frames[i].0.dot(a)
+                    })
+                    .collect();
+                let radius: f64 = (0..2)
+                    .map(|i| {
+                        let r = frames[i].1;
+                        let p = [r.x_axis, r.y_axis, r.z_axis].map(|x| x.dot(a));
+                        (h[i].x * p[0]).abs() + (h[i].y * p[1]).abs() + (h[i].z * p[2]).abs()
+                    })
+                    .fold(0.0, |s, x| s + x);
+                (proj[1] - proj[0]).abs() - radius - m
+            };
+            let edge = gap(0.0).max(0.0);
+            for margin in [edge, edge.next_up(), edge.next_down()] {
+                if margin >= 0.0 {
+                    let got = frame.overlap(c[0], h[0], c[1], h[1], margin);
+                    assert_eq!(got, node_test_axis_by_axis(frames, c, h, margin));
+                }
+            }
+        }
+        assert!(hits > 1000 && misses > 1000, "{hits} {misses}");
+    }
+
     #[test]
     fn pair_frame_answers_as_obb_overlap_away_from_exact_touch() {
         // random frames, rotations, sizes and offsets, many near the separating threshold: the
         // node test (local centres, cached products) and the leaf test (placed centres) round
         // differently, so they agree wherever the answer does not hang on the last bits
-        let mut r = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
-            (r >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let rot = |next: &mut dyn FnMut() -> f64| {
-            let axis = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
-            DMat3::from_axis_angle(axis, next() * 6.0)
-        };
+        let mut next = uniform(0x2545_F491_4F6C_DD1D);
         let (mut hits, mut misses) = (0, 0);
         for _ in 0..20000 {
-            let (ra, rb) = (rot(&mut next), rot(&mut next));
+            let (ra, rb) = (random_rotation(&mut next), random_rotation(&mut next));
             let (pa, pb) = (
                 DVec3::new(next(), next(), next()),
                 DVec3::new(next(), next(), next()) * 2.0,
