@@ -264,31 +264,68 @@ impl PairFrame {
         (centre, radius)
     }
 
-    /// Whether box `(ca, ha)` of frame 1 and box `(cb, hb)` of frame 2 (centres in their
-    /// frames), grown by `margin`, may overlap.
-    #[inline]
-    pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
-        let Some((test_a, test_b)) = tested_axes(ha, hb) else {
-            return true;
-        };
-        // bit m: tested axis m is tested
-        let tested = (if test_a { 0b000111 } else { 0 }) | (if test_b { 0b111000 } else { 0 });
-        let splat = |v: DVec3| [Lanes::splat(v.x), Lanes::splat(v.y), Lanes::splat(v.z)];
-        let (ca, ha, cb, hb) = (splat(ca), splat(ha), splat(cb), splat(hb));
+    /// Box `(c, h)` of frame `i` on all six tested axes.
+    #[inline(always)]
+    fn projected(&self, i: usize, c: DVec3, h: DVec3) -> Projected {
+        let (c, h) = (splat(c), splat(h));
+        std::array::from_fn(|p| self.project(i, p, c, h))
+    }
+
+    /// The node test on projections: `a(p)` and `b(p)` give the two boxes' centre projections
+    /// and radii on tested axes `2p` and `2p + 1`; `tested` as [`tested_mask`].
+    #[inline(always)]
+    fn overlap_by(
+        &self,
+        a: impl Fn(usize) -> (Lanes, Lanes),
+        b: impl Fn(usize) -> (Lanes, Lanes),
+        margin: f64,
+        tested: u32,
+    ) -> bool {
         let margin = Lanes::splat(margin);
         for p in 0..3 {
             let want = (tested >> (2 * p)) & 0b11;
             if want == 0 {
                 continue;
             }
-            let (pa, ra) = self.project(0, p, ca, ha);
-            let (pb, rb) = self.project(1, p, cb, hb);
+            let ((pa, ra), (pb, rb)) = (a(p), b(p));
             if ra.add(rb).add(margin).lt_mask(pb.sub(pa).abs()) & want != 0 {
                 return false;
             }
         }
         true
     }
+
+    /// Whether box `(ca, ha)` of frame 1 and box `(cb, hb)` of frame 2 (centres in their
+    /// frames), grown by `margin`, may overlap.
+    #[inline]
+    pub fn overlap(&self, ca: DVec3, ha: DVec3, cb: DVec3, hb: DVec3, margin: f64) -> bool {
+        let Some(tested) = tested_mask(ha, hb) else {
+            return true;
+        };
+        let (ca, ha, cb, hb) = (splat(ca), splat(ha), splat(cb), splat(hb));
+        self.overlap_by(
+            |p| self.project(0, p, ca, ha),
+            |p| self.project(1, p, cb, hb),
+            margin,
+            tested,
+        )
+    }
+}
+
+/// A box's centre projections and radii on a [`PairFrame`]'s six tested axes, by pairs.
+type Projected = [(Lanes, Lanes); 3];
+
+/// A vector's components, each in both lanes.
+#[inline(always)]
+fn splat(v: DVec3) -> [Lanes; 3] {
+    [Lanes::splat(v.x), Lanes::splat(v.y), Lanes::splat(v.z)]
+}
+
+/// [`tested_axes`] as a mask over the six tested axes (bit `m`: axis `m` is tested).
+#[inline(always)]
+fn tested_mask(ha: DVec3, hb: DVec3) -> Option<u32> {
+    let (test_a, test_b) = tested_axes(ha, hb)?;
+    Some((if test_a { 0b000111 } else { 0 }) | (if test_b { 0b111000 } else { 0 }))
 }
 
 /// Two trees placed at inertial frames `(p1, r1)` and `(p2, r2)`, their internal nodes pruned
@@ -311,6 +348,21 @@ pub struct PlacedTrees<'a> {
     pub margin: f64,
 }
 
+/// Which node of an overlapping pair `(a, b)` (not both leaves) the descent splits: MuJoCo's
+/// choice, the internal node against a leaf, else tree 1's node only when its surface is
+/// strictly larger (ties descend tree 2). Every choice prunes conservatively, but under the
+/// override internal nodes are pruned with `o_margin` alone while leaves add the gaps, and at
+/// exact contact the rounding of the node tests decides, so the nodes visited decide which
+/// contacts survive.
+#[inline(always)]
+fn descent(a: &Node, b: &Node) -> Step {
+    if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
+        Step::Descend1
+    } else {
+        Step::Descend2
+    }
+}
+
 /// What the descent does at a node pair that is not two leaves.
 enum Step {
     /// The boxes are apart: the pair is pruned.
@@ -326,20 +378,16 @@ impl PlacedTrees<'_> {
     /// axis products of the pair.
     #[inline]
     fn step(&self, a: &Node, b: &Node, frame: &mut Option<PairFrame>) -> Step {
-        let frame = frame.get_or_insert_with(|| PairFrame::new(self.p1, self.r1, self.p2, self.r2));
+        let frame = frame.get_or_insert_with(|| self.frame());
         if !frame.overlap(a.center, a.half, b.center, b.half, self.margin) {
             return Step::Pruned;
         }
-        // MuJoCo's choice: the internal node against a leaf, else tree 1's node only when its
-        // surface is strictly larger (ties descend tree 2). Every choice prunes conservatively,
-        // but under the override internal nodes are pruned with `o_margin` alone while leaves
-        // add the gaps, and at exact contact the rounding of the node tests decides, so the
-        // nodes visited decide which contacts survive.
-        if !a.is_leaf() && (b.is_leaf() || a.surface() > b.surface()) {
-            Step::Descend1
-        } else {
-            Step::Descend2
-        }
+        descent(a, b)
+    }
+
+    /// The products of the two inertial frames.
+    fn frame(&self) -> PairFrame {
+        PairFrame::new(self.p1, self.r1, self.p2, self.r2)
     }
 
     /// Whether [`traverse`] reaches the leaf pair of tree 1's `k1`-th geom and tree 2's
@@ -379,6 +427,9 @@ pub fn traverse(
     }
     // built at the first node test (trees of single leaves never need it)
     let mut frame: Option<PairFrame> = None;
+    // a tree of one node (a body with one geom) meets every node the walk reaches in the other
+    // tree: its projections are computed once
+    let mut single: Option<Projected> = None;
     stack.clear();
     stack.push((0, 0));
     while let Some((i, j)) = stack.pop() {
@@ -387,7 +438,35 @@ pub fn traverse(
             leaf(a.geom as usize, b.geom as usize);
             continue;
         }
-        match trees.step(a, b, &mut frame) {
+        let frame = frame.get_or_insert_with(|| trees.frame());
+        let overlap = match tested_mask(a.half, b.half) {
+            None => true,
+            Some(tested) if t2.nodes.len() == 1 => {
+                let pb = *single.get_or_insert_with(|| frame.projected(1, b.center, b.half));
+                let (ca, ha) = (splat(a.center), splat(a.half));
+                frame.overlap_by(
+                    |p| frame.project(0, p, ca, ha),
+                    |p| pb[p],
+                    trees.margin,
+                    tested,
+                )
+            }
+            Some(tested) if t1.nodes.len() == 1 => {
+                let pa = *single.get_or_insert_with(|| frame.projected(0, a.center, a.half));
+                let (cb, hb) = (splat(b.center), splat(b.half));
+                frame.overlap_by(
+                    |p| pa[p],
+                    |p| frame.project(1, p, cb, hb),
+                    trees.margin,
+                    tested,
+                )
+            }
+            Some(_) => frame.overlap(a.center, a.half, b.center, b.half, trees.margin),
+        };
+        if !overlap {
+            continue;
+        }
+        match descent(a, b) {
             Step::Pruned => {}
             Step::Descend1 => {
                 stack.push((a.child[1], j));
@@ -584,6 +663,85 @@ mod tests {
             }
         }
         assert!(hits > 1000 && misses > 1000, "{hits} {misses}");
+    }
+
+    /// A tree of four leaves (geoms 0–3) with random boxes, internal boxes enclosing their
+    /// children; `tree_of_one` instead: one leaf (geom 0).
+    fn random_tree(next: &mut impl FnMut() -> f64, tree_of_one: bool) -> Bvh {
+        let mut leaf = |geom: u32| {
+            let center = DVec3::new(next(), next(), next()) - 0.5;
+            let half = DVec3::new(next(), next(), next()) * 0.3 + 0.01;
+            Node {
+                center,
+                half,
+                child: [NONE; 2],
+                geom,
+            }
+        };
+        if tree_of_one {
+            return Bvh {
+                nodes: vec![leaf(0)],
+                leaf_of: vec![0],
+            };
+        }
+        let leaves = [leaf(0), leaf(1), leaf(2), leaf(3)];
+        let join = |a: &Node, b: &Node, child: [u32; 2]| {
+            let lo = (a.center - a.half).min(b.center - b.half);
+            let hi = (a.center + a.half).max(b.center + b.half);
+            Node {
+                center: (lo + hi) / 2.0,
+                half: (hi - lo) / 2.0,
+                child,
+                geom: NONE,
+            }
+        };
+        let left = join(&leaves[0], &leaves[1], [2, 3]);
+        let right = join(&leaves[2], &leaves[3], [5, 6]);
+        let root = join(&left, &right, [1, 4]);
+        Bvh {
+            nodes: vec![
+                root, left, leaves[0], leaves[1], right, leaves[2], leaves[3],
+            ],
+            leaf_of: vec![2, 3, 5, 6],
+        }
+    }
+
+    #[test]
+    fn walk_with_a_one_geom_body_reaches_the_pairs_the_node_tests_admit() {
+        // the walk projects a one-node tree once; `admits` tests each node pair on its path
+        // afresh: the two must agree on every leaf pair, in both orders of the bodies
+        let mut next = uniform(0xD1B5_4A32_D192_ED03);
+        let (mut reached, mut pruned) = (0, 0);
+        let mut stack = Vec::new();
+        for n in 0..4000 {
+            let one_first = n % 2 == 0;
+            let t1 = random_tree(&mut next, one_first);
+            let t2 = random_tree(&mut next, !one_first);
+            let (r1, r2) = (random_rotation(&mut next), random_rotation(&mut next));
+            let trees = PlacedTrees {
+                t1: &t1,
+                p1: DVec3::new(next(), next(), next()) * 0.5,
+                r1: &r1,
+                t2: &t2,
+                p2: DVec3::new(next(), next(), next()) * 0.5,
+                r2: &r2,
+                margin: next() * 0.05,
+            };
+            let mut found = Vec::new();
+            traverse(&trees, &mut stack, |g1, g2| found.push((g1, g2)));
+            for k1 in 0..t1.leaf_of.len() {
+                for k2 in 0..t2.leaf_of.len() {
+                    let admitted = trees.admits(k1, k2, &mut None);
+                    assert_eq!(found.contains(&(k1, k2)), admitted, "case {n}: {k1} {k2}");
+                    if admitted {
+                        reached += 1;
+                    } else {
+                        pruned += 1;
+                    }
+                }
+            }
+        }
+        assert!(reached > 1000 && pruned > 1000, "{reached} {pruned}");
     }
 
     #[test]
