@@ -1,9 +1,8 @@
 //! Two `f64` lanes with the IEEE operations the mid phase's box test needs. On x86-64 they are
 //! one SSE2 register (SSE2 is part of the x86-64 baseline: the intrinsics are called in
 //! `unsafe` blocks only because Rust asks it of every `#[target_feature]` function); elsewhere
-//! two scalars. Every
-//! operation rounds each lane exactly as the scalar operation does (no fused multiply-add), so
-//! the lane form of a computation equals its scalar form bit for bit.
+//! two scalars. Every operation rounds each lane exactly as the scalar operation does (no fused
+//! multiply-add), so the lane form of a computation equals its scalar form bit for bit.
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use std::arch::x86_64::{
