@@ -60,8 +60,9 @@ pub enum MeshCollision {
 pub struct ColliderOptions {
     /// How mesh geoms collide (default: hulls).
     pub mesh_collision: MeshCollision,
-    /// Start EPA of a touching box or mesh pair from the tetrahedron GJK left at the previous
-    /// call while it still encloses the origin (default: on). Off, every call solves every pair
+    /// Solve a touching box or mesh pair from what its previous call left (default: on): EPA's
+    /// final surface, rebuilt at the new poses, while it still proves the depth, else EPA from
+    /// GJK's tetrahedron while it still encloses the origin. Off, every call solves every pair
     /// from the centres as MuJoCo does, so the contacts are a function of the poses alone, bit
     /// for bit; on, warm-started pairs can differ from that in the last bits of depth and normal
     /// and in their witness points (see [`Collider`]).
@@ -130,10 +131,14 @@ pub struct Stats {
     /// would report no contact, so it was not run. Depends on the order of the calls (the
     /// cache keeps the previous call's directions), unlike the other counts and the contacts.
     pub separation_skips: usize,
-    /// Convex pairs of boxes and meshes whose GJK tetrahedron from an earlier call still
-    /// enclosed the origin, so EPA started from it and GJK did not run (see
-    /// [`Collider`]). Depends on the order of the calls, like [`Stats::separation_skips`].
+    /// Convex pairs of boxes and meshes solved from what an earlier call left (see
+    /// [`Collider`]): GJK did not run. Depends on the order of the calls, like
+    /// [`Stats::separation_skips`].
     pub warm_starts: usize,
+    /// Of [`Stats::warm_starts`], the pairs whose EPA surface from an earlier call, rebuilt at
+    /// the new poses, proved the penetration depth, so EPA did not run either (the others
+    /// started EPA from GJK's earlier tetrahedron).
+    pub surface_proofs: usize,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -145,6 +150,7 @@ impl std::ops::AddAssign for Stats {
         self.ccd_exhausted += o.ccd_exhausted;
         self.separation_skips += o.separation_skips;
         self.warm_starts += o.warm_starts;
+        self.surface_proofs += o.surface_proofs;
     }
 }
 
@@ -155,7 +161,9 @@ impl std::ops::AddAssign for Stats {
 /// last solve, and skips the solver when that direction still proves there is no contact (an
 /// exact test: those contacts never depend on which calls came before, only the time does).
 /// For touching pairs of boxes and meshes at zero margin it remembers GJK's tetrahedron and
-/// starts EPA from it while it still encloses the origin: depth and normal are the same up to
+/// starts EPA from it while it still encloses the origin, and once that worked EPA's final
+/// surface, which proves the depth without GJK or EPA while it holds: depth and normal are the
+/// same up to
 /// rounding, but the witness points (and where ambiguous the multi-contact features) may differ
 /// from MuJoCo's solve from the centres, within the conformance criteria for convex pairs.
 pub struct Collider<'m> {
@@ -808,9 +816,8 @@ impl<'m> Collider<'m> {
                             stats.separation_skips += 1;
                             return;
                         }
-                        let polytopes = is_polytope(t1) && is_polytope(t2);
-                        let mut warm = if polytopes {
-                            self.touching.get(g1, g2)
+                        let mut warm = if is_polytope(t1) && is_polytope(t2) {
+                            self.touching.slot(g1, g2)
                         } else {
                             None
                         };
@@ -820,12 +827,10 @@ impl<'m> Collider<'m> {
                             threshold,
                             opt,
                             &mut self.pre,
-                            &mut warm,
+                            warm.as_mut(),
                         );
-                        if polytopes {
-                            self.touching.record(g1, g2, warm);
-                        }
                         stats.warm_starts += usize::from(rep.warm_start);
+                        stats.surface_proofs += usize::from(rep.warm_surface);
                         if rep.gjk_exhausted || rep.epa_exhausted {
                             stats.ccd_exhausted += 1;
                         }

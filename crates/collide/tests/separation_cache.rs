@@ -301,6 +301,66 @@ fn touching_cache_matches_a_fresh_collider_within_tolerance() {
     }
 }
 
+/// The cached EPA surface proves the depth only while it holds: pairs drifting by small steps,
+/// every sixth call a jump (a turn of up to 1.5 rad and a new offset), after which the old
+/// surface no longer wraps the origin or a new vertex lies beyond its nearest face. Every call
+/// matches a fresh collider; the surface proves many drifting calls (not the first after a
+/// jump, which warm-starts EPA from the tetrahedron and keeps its surface) and is refused after
+/// jumps.
+#[test]
+fn cached_epa_surface_proves_the_depth_only_while_it_holds() {
+    let mut rng = Lcg(0x5e7f);
+    let box_ = GEOMS[4];
+    let (ico, tet) = (GEOMS[5], GEOMS[6]);
+    let (mut proofs, mut drift_calls, mut jump_calls, mut jump_proofs) = (0, 0, 0, 0);
+    for (a, b) in [
+        (box_, box_),
+        (box_, ico),
+        (ico, ico),
+        (ico, tet),
+        (box_, tet),
+    ] {
+        let m = pair_model(a, b, 0.0);
+        let mut c = Collider::new(&m).expect("collider");
+        let mut pos = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.2, 0.1, 1.05)];
+        let mut rot = [DQuat::IDENTITY, DQuat::from_rotation_z(0.4)];
+        for call in 0..120 {
+            let jump = call % 6 == 0;
+            if jump {
+                rot[1] = rng.rotation(1.5) * rot[1];
+                pos[1] = pos[0] + rng.unit() * rng.range(0.05, 0.3);
+            } else {
+                pos[1] += rng.unit() * 0.002;
+                rot[1] = rng.rotation(0.01) * rot[1];
+            }
+            let p = poses(&m, pos, rot);
+            let (out, stats) = detect(&mut c, &p);
+            let fresh = uncached(&m, &p);
+            let what = format!("{a:?} {b:?} call {call}");
+            assert_matches_fresh(&out, &fresh, stats.warm_starts > 0, &what);
+            assert!(stats.surface_proofs <= stats.warm_starts, "{what}");
+            if fresh.is_empty() || call == 0 {
+                continue;
+            }
+            proofs += stats.surface_proofs;
+            if jump {
+                jump_calls += 1;
+                jump_proofs += stats.surface_proofs;
+            } else {
+                drift_calls += 1;
+            }
+        }
+    }
+    assert!(
+        proofs * 3 > drift_calls,
+        "{proofs} proofs in {drift_calls} drifting calls"
+    );
+    assert!(
+        jump_proofs * 2 < jump_calls,
+        "{jump_proofs} proofs in {jump_calls} calls after jumps"
+    );
+}
+
 /// With `warm_start: false` the same drifting pairs never warm-start, and every call equals a
 /// fresh collider's answer bit for bit (the separation cache stays: it is exact).
 #[test]

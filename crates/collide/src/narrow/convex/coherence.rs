@@ -1,10 +1,32 @@
-//! Temporal coherence for touching pairs of polytopes: per geom pair, the feature ids (box
-//! corner bits, mesh hull vertices) of the four support points of the GJK tetrahedron that
-//! enclosed the origin at the pair's last solve. The next call rebuilds that tetrahedron at the
-//! new poses (eight transformed vertices, no support search) and, when it still encloses the
-//! origin with every barycentric coordinate at least [`MIN_BARYCENTRIC`], starts EPA from it
-//! instead of running GJK from the centres (as Genesis caches witness vertices; Box2D and Jolt
-//! keep contact features between steps). Otherwise the solver runs as usual.
+//! Temporal coherence for touching pairs of polytopes. Per geom pair, two things from earlier
+//! calls, tried in this order:
+//!
+//! 1. **EPA's surface** (kept after a warm start below converged): the feature ids of the
+//!    vertices of EPA's final polytope and its triangles. Rebuilt at the new poses, it proves
+//!    the penetration depth without GJK or EPA when EPA's own stopping rules hold on it (below).
+//! 2. **GJK's tetrahedron**: the feature ids (box corner bits, mesh hull vertices) of the four
+//!    support points of the GJK tetrahedron that enclosed the origin at the pair's last solve.
+//!    The next call rebuilds it at the new poses (eight transformed vertices, no support
+//!    search) and, when it still encloses the origin with every barycentric coordinate at least
+//!    [`MIN_BARYCENTRIC`], starts EPA from it instead of running GJK from the centres (as
+//!    Genesis caches witness vertices; Box2D and Jolt keep contact features between steps).
+//!
+//! Otherwise the solver runs as usual.
+//!
+//! # Why the rebuilt surface proves the depth
+//! Every rebuilt vertex `a_i - b_j` is a point of the Minkowski difference `M = A - B`, whose
+//! support function `h_M` gives the penetration depth `p = min over unit n of h_M(n)`. The
+//! surface is closed, its triangles wound consistently (each edge crossed in opposite
+//! directions by its two faces, checked when it is stored). If every triangle `(a, b, c)` still
+//! has `det(a, b, c) > 0` (the origin strictly behind it), the radial projection of the surface
+//! onto the unit sphere covers every direction (its degree is at least 1, every face counting
+//! +1), so the ray from the origin along any `n` meets some face at a point `x` of the convex
+//! hull of the rebuilt points, inside `M`: `h_M(n) >= n · x = |x| >= d_f`, the plane distance of
+//! that face. Hence `p >= d_min`, the smallest plane distance over the faces. Along that face's
+//! normal `n*`, `h_M(n*)` is one support query; when it is within EPA's tolerance of `d_min`, or
+//! its support point is one of the face's own vertices (EPA's "repeated vertex" stop), the
+//! depth is `d_min` to that tolerance and the face is the one EPA would stop on. A surface that
+//! fails either test is dropped for one call (EPA then starts from the tetrahedron).
 //!
 //! # Which pairs, and what changes
 //! Only pairs of "discrete" shapes: boxes and meshes (as their hulls) at zero margin, with no
@@ -18,18 +40,23 @@
 //! from a solve from the centres (MuJoCo's) is the triangle of that facet EPA ends on, hence the
 //! witness points of a single contact (both on the same facet) and, through the features it
 //! touches, the multi-contact step's choice where it is ambiguous; depth and normal agree to
-//! rounding unless two facets tie for nearest. The conformance criteria for convex pairs
-//! (counts, deepest `dist` within 1e-6, normal within 1e-3 rad) hold on the corpus with the
-//! cache, and contacts depend on earlier calls only this far (test
-//! `touching_cache_matches_a_fresh_collider_within_tolerance`). Pairs of other shapes, and
-//! every first call, are bit for bit MuJoCo's.
+//! rounding unless two facets tie for nearest. The same holds for the surface's face. The
+//! conformance criteria for convex pairs (counts, deepest `dist` within 1e-6, normal within
+//! 1e-3 rad) hold on the corpus with the cache, and contacts depend on earlier calls only this
+//! far (tests `touching_cache_matches_a_fresh_collider_within_tolerance`,
+//! `cached_epa_surface_proves_the_depth_only_while_it_holds`). Pairs of other shapes, and every
+//! first call, are bit for bit MuJoCo's.
 //!
-//! When EPA from the cached tetrahedron finds no contact (a degenerate polytope), the pair is
-//! solved from scratch, so "no contact" never comes from the cache.
+//! The surface is kept only after a warm start from the tetrahedron converged, so streams of
+//! unrelated poses (random configurations) never pay for it. When EPA from the cached
+//! tetrahedron finds no contact (a degenerate polytope), the pair is solved from scratch, so
+//! "no contact" never comes from the cache.
 //!
 //! # Storage
 //! A direct-mapped table, sized and hashed as the separation cache's (`separation.rs`); a pair
-//! hashed to an occupied slot overwrites it. Nothing allocates after construction.
+//! hashed to an occupied slot overwrites it. A slot is about 250 bytes (the surface at most
+//! [`SURFACE_VERTS`] vertices and [`SURFACE_FACES`] faces). Nothing allocates after
+//! construction.
 
 use glam::DVec3;
 
@@ -46,11 +73,50 @@ pub(crate) type TetraIds = [[i32; 2]; 4];
 /// mesh piles, with the same conformance).
 pub const MIN_BARYCENTRIC: f64 = 1e-9;
 
-/// Per-collider cache of the GJK tetrahedra of touching polytope pairs (see the module docs).
+/// Most vertices of a cached EPA surface (16 and 28 hold every converged surface of the mesh
+/// scenes of the benchmark set; larger ones are not cached).
+pub(crate) const SURFACE_VERTS: usize = 16;
+/// Most faces of a cached EPA surface.
+pub(crate) const SURFACE_FACES: usize = 28;
+
+/// The closed surface of a converged EPA run as feature ids: vertices `[geom 1, geom 2]` and
+/// triangles wound so that every face turns its front (counter-clockwise) side away from the
+/// origin, each edge shared by two faces running opposite ways. See the module docs for why
+/// rebuilding it at new poses can prove the penetration depth.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Surface {
+    /// Vertices used (0: nothing cached).
+    pub(super) nverts: u8,
+    /// Faces (0: nothing cached).
+    pub(super) nfaces: u8,
+    pub(super) ids: [[i32; 2]; SURFACE_VERTS],
+    pub(super) faces: [[u8; 3]; SURFACE_FACES],
+}
+
+impl Surface {
+    /// Nothing cached.
+    pub(super) const EMPTY: Surface = Surface {
+        nverts: 0,
+        nfaces: 0,
+        ids: [[-1; 2]; SURFACE_VERTS],
+        faces: [[0; 3]; SURFACE_FACES],
+    };
+}
+
+/// One pair's entry: the GJK tetrahedron and, when it fitted, the last converged EPA surface.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// `(geom1 << 32) | geom2`, or `EMPTY`.
+    key: u64,
+    tetra: TetraIds,
+    surface: Surface,
+}
+
+/// Per-collider cache of the GJK tetrahedra and EPA surfaces of touching polytope pairs (see the
+/// module docs).
 #[derive(Clone, Debug)]
 pub struct TouchingCache {
-    /// `(key, ids)`; key `(geom1 << 32) | geom2` or `EMPTY`.
-    slots: Vec<(u64, TetraIds)>,
+    slots: Vec<Entry>,
     shift: u32,
 }
 
@@ -66,7 +132,14 @@ impl TouchingCache {
     pub fn new(model: &Model) -> TouchingCache {
         let len = table_len(model.geom_type.iter().filter(|&&t| is_polytope(t)).count());
         TouchingCache {
-            slots: vec![(EMPTY, [[-1; 2]; 4]); len],
+            slots: vec![
+                Entry {
+                    key: EMPTY,
+                    tetra: [[-1; 2]; 4],
+                    surface: Surface::EMPTY,
+                };
+                len
+            ],
             shift: table_shift(len),
         }
     }
@@ -80,27 +153,98 @@ impl TouchingCache {
         }
     }
 
-    /// The tetrahedron cached for pair `(g1, g2)` (both [`is_polytope`]), if any.
+    /// The slot of pair `(g1, g2)` (both [`is_polytope`]); `None` when the cache is disabled.
     #[inline]
-    pub fn get(&self, g1: usize, g2: usize) -> Option<TetraIds> {
+    pub fn slot(&mut self, g1: usize, g2: usize) -> Option<WarmSlot<'_>> {
         let (i, key) = pair_slot(self.slots.len(), self.shift, g1, g2)?;
-        let (k, ids) = self.slots[i];
-        (k == key).then_some(ids)
+        Some(WarmSlot {
+            entry: &mut self.slots[i],
+            key,
+        })
+    }
+}
+
+/// A pair's place in the [`TouchingCache`], handed to the solver: what it holds for the pair
+/// (if the slot is the pair's), and where the solver keeps what the next call starts from.
+pub(crate) struct WarmSlot<'a> {
+    entry: &'a mut Entry,
+    key: u64,
+}
+
+impl WarmSlot<'_> {
+    /// The pair's cached tetrahedron, if the slot holds the pair.
+    #[inline]
+    pub(super) fn tetra(&self) -> Option<TetraIds> {
+        (self.entry.key == self.key).then_some(self.entry.tetra)
     }
 
-    /// Stores the tetrahedron of pair `(g1, g2)` (both [`is_polytope`]) after a solve (`None`:
-    /// the pair's entry is dropped).
+    /// The pair's cached EPA surface, if the slot holds the pair and one was kept.
     #[inline]
-    pub fn record(&mut self, g1: usize, g2: usize, ids: Option<TetraIds>) {
-        let Some((i, key)) = pair_slot(self.slots.len(), self.shift, g1, g2) else {
-            return;
-        };
-        match ids {
-            Some(ids) => self.slots[i] = (key, ids),
-            None if self.slots[i].0 == key => self.slots[i].0 = EMPTY,
-            None => {}
+    pub(super) fn surface(&self) -> Option<&Surface> {
+        (self.entry.key == self.key && self.entry.surface.nfaces > 0).then_some(&self.entry.surface)
+    }
+
+    /// Keeps `tetra` for the pair and returns its surface to fill (emptied).
+    #[inline]
+    pub(super) fn keep(&mut self, tetra: TetraIds) -> &mut Surface {
+        self.entry.key = self.key;
+        self.entry.tetra = tetra;
+        self.entry.surface.nfaces = 0;
+        self.entry.surface.nverts = 0;
+        &mut self.entry.surface
+    }
+
+    /// Drops the pair's entry (a slot holding another pair is left alone).
+    #[inline]
+    pub(super) fn forget(&mut self) {
+        if self.entry.key == self.key {
+            self.entry.key = EMPTY;
         }
     }
+}
+
+/// Rebuilds `surface` at the objects' current poses into `pts` and returns its face nearest the
+/// origin and that face's squared plane distance, when every face still has the origin strictly
+/// behind it (see the module docs: the distance is then a lower bound of the penetration depth);
+/// `None` when not, or when an id names no point. Ties go to the first face.
+pub(super) fn nearest_face(
+    o1: &Object,
+    o2: &Object,
+    surface: &Surface,
+    pts: &mut [Vertex; SURFACE_VERTS],
+) -> Option<(usize, f64)> {
+    let nv = usize::from(surface.nverts);
+    for (v, id) in pts.iter_mut().zip(&surface.ids).take(nv) {
+        let (a, b) = (o1.feature_point(id[0])?, o2.feature_point(id[1])?);
+        *v = Vertex {
+            vert: a - b,
+            vert1: a,
+            vert2: b,
+            raw1: a,
+            raw2: b,
+            index1: id[0],
+            index2: id[1],
+        };
+    }
+    let (mut best, mut best2) = (usize::MAX, f64::INFINITY);
+    for (fi, f) in surface.faces[..usize::from(surface.nfaces)]
+        .iter()
+        .enumerate()
+    {
+        let [a, b, c] = f.map(|k| pts[usize::from(k)].vert);
+        let n = (b - a).cross(c - a);
+        // `n · a` is six times the volume of the tetrahedron (origin, face): the origin behind
+        // the face, strictly (NaN fails too)
+        let det = n.dot(a);
+        if det.is_nan() || det <= 0.0 {
+            return None;
+        }
+        let d2 = det * det / n.dot(n);
+        if d2 < best2 {
+            (best, best2) = (fi, d2);
+        }
+    }
+    (best != usize::MAX).then_some((best, best2))
 }
 
 /// The feature ids of a GJK tetrahedron (the solver's simplex of four vertices).

@@ -20,6 +20,7 @@
 
 use glam::DVec3;
 
+use super::coherence::{Surface, SURFACE_FACES, SURFACE_VERTS};
 use super::gjk::{project_origin_plane, tri_affine};
 use super::support::{minkowski_support, Object, Vertex, MINVAL};
 
@@ -502,6 +503,91 @@ impl Polytope {
     }
 }
 
+impl Polytope {
+    /// The closed surface of the last EPA run (its faces not deleted) as feature ids into `out`,
+    /// each face wound to turn its front away from the origin; false (and `out` emptied) when it
+    /// has more than [`SURFACE_VERTS`] vertices or [`SURFACE_FACES`] faces, when the origin is
+    /// not strictly inside every face, or when two neighbouring faces do not cross their shared
+    /// edge in opposite directions (then the faces do not wrap the origin exactly once).
+    pub(crate) fn surface(&self, out: &mut Surface) -> bool {
+        out.nverts = 0;
+        out.nfaces = 0;
+        // faces ever made (deleted ones included): more means a large surface anyway
+        const MOST_FACES: usize = 4 * SURFACE_FACES;
+        if self.nfaces > MOST_FACES {
+            return false;
+        }
+        // polytope vertex -> surface vertex (u8::MAX: unused so far)
+        let mut remap = [u8::MAX; MAX_VERTS];
+        // face -> wound vertices, for the neighbour test (only live faces are read)
+        let mut wound = [[0u8; 3]; MOST_FACES];
+        let (mut nv, mut nf) = (0usize, 0usize);
+        for (fi, f) in self.faces[..self.nfaces].iter().enumerate() {
+            if f.index == -2 {
+                continue;
+            }
+            if nf == SURFACE_FACES {
+                return false;
+            }
+            let [a, b, c] = f.verts.map(|k| self.pts[k as usize]);
+            let det = (b - a).cross(c - a).dot(a);
+            let w = if det > 0.0 {
+                f.verts
+            } else if det < 0.0 {
+                [f.verts[0], f.verts[2], f.verts[1]]
+            } else {
+                return false;
+            };
+            wound[fi] = w;
+            let mut face = [0u8; 3];
+            for (slot, &k) in face.iter_mut().zip(&w) {
+                let r = &mut remap[k as usize];
+                if *r == u8::MAX {
+                    if nv == SURFACE_VERTS {
+                        return false;
+                    }
+                    let v = &self.verts[k as usize];
+                    out.ids[nv] = [v.index1, v.index2];
+                    *r = nv as u8;
+                    nv += 1;
+                }
+                *slot = *r;
+            }
+            out.faces[nf] = face;
+            nf += 1;
+        }
+        // every edge of a face, in its winding, must run the other way in the neighbour across it
+        for (fi, f) in self.faces[..self.nfaces].iter().enumerate() {
+            if f.index == -2 {
+                continue;
+            }
+            for e in 0..3 {
+                let (p, q) = (f.verts[e], f.verts[MOD3[e + 1]]);
+                let (p, q) = if wound_has(&wound[fi], p, q) {
+                    (p, q)
+                } else {
+                    (q, p)
+                };
+                let g = f.adj[e] as usize;
+                if g >= self.nfaces || self.faces[g].index == -2 || !wound_has(&wound[g], q, p) {
+                    return false;
+                }
+            }
+        }
+        if nf < 4 {
+            return false;
+        }
+        out.nverts = nv as u8;
+        out.nfaces = nf as u8;
+        true
+    }
+}
+
+/// Whether the wound triangle `w` runs along the edge from `p` to `q`.
+fn wound_has(w: &[u8; 3], p: u8, q: u8) -> bool {
+    (0..3).any(|i| w[i] == p && w[MOD3[i + 1]] == q)
+}
+
 /// Runs EPA from a GJK simplex of `n` (2, 3 or 4) vertices.
 pub(crate) fn epa(
     pt: &mut Polytope,
@@ -668,7 +754,7 @@ pub(crate) fn epa(
 /// signed areas of the sub-triangles `(p, b, c)`, `(p, c, a)`, `(p, a, b)` over their sum, in
 /// the coordinate plane the triangle's normal is most aligned with (MuJoCo 4.0.0's EPA
 /// witness; measured bit for bit on its witness points).
-fn face_barycentric(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> [f64; 3] {
+pub(super) fn face_barycentric(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> [f64; 3] {
     let n = (b - a).cross(c - a).abs();
     let (i, j) = if n.z <= n.x && n.y <= n.x {
         (1, 2)

@@ -62,12 +62,13 @@ mod prism;
 mod separation;
 mod support;
 
-pub(crate) use coherence::{is_polytope, TetraIds, TouchingCache};
+pub(crate) use coherence::{is_polytope, TouchingCache, WarmSlot};
 pub use epa::{EpaStatus, MAX_EPA_ITERATIONS};
 pub(crate) use prism::PrismCollider;
 pub(crate) use separation::SeparationCache;
 pub use support::HILLCLIMB_MIN;
 
+use coherence::{Surface, TetraIds};
 use epa::{epa, Polytope};
 use gjk::{gjk, FAR};
 use multicontact::{multicontact, normalize, Touched};
@@ -140,6 +141,9 @@ pub struct CcdReport {
     /// EPA started from the pair's cached tetrahedron instead of GJK's (collider only; see
     /// [`Stats::warm_starts`](crate::Stats::warm_starts)); GJK did not run.
     pub warm_start: bool,
+    /// The pair's cached EPA surface proved the depth: EPA did not run either (implies
+    /// [`CcdReport::warm_start`]).
+    pub warm_surface: bool,
 }
 
 /// How GJK found a pair separated ([`CcdReport::separation`]).
@@ -226,22 +230,21 @@ pub fn convex_pair_report(
     opt: &CcdOptions,
     out: &mut [PreContact],
 ) -> CcdReport {
-    convex_pair_report_warm(g1, g2, margin, opt, out, &mut None)
+    convex_pair_report_warm(g1, g2, margin, opt, out, None)
 }
 
-/// [`convex_pair_report`] with the pair's tetrahedron from its previous solve (see
-/// `coherence.rs`): `warm` in, the tetrahedron to keep for the next call out (`None` when the
-/// pair did not end in a GJK tetrahedron of two polytopes at zero margin).
-/// [`CcdReport::warm_start`] tells whether EPA started from it.
+/// [`convex_pair_report`] with the pair's slot in the collider's touching cache (see
+/// `coherence.rs`): what the pair's previous solve left there in, what the next call may start
+/// from out (the entry is dropped when the pair did not end in EPA from a GJK tetrahedron of
+/// two polytopes at zero margin). [`CcdReport::warm_start`] tells whether the cache was used.
 pub(crate) fn convex_pair_report_warm(
     g1: &ConvexGeom,
     g2: &ConvexGeom,
     margin: f64,
     opt: &CcdOptions,
     out: &mut [PreContact],
-    warm: &mut Option<TetraIds>,
+    warm: Option<&mut WarmSlot>,
 ) -> CcdReport {
-    let cached = warm.take();
     let mut rep = CcdReport::default();
     if out.is_empty() || !usable(g1) || !usable(g2) || !margin.is_finite() {
         return rep;
@@ -252,8 +255,7 @@ pub(crate) fn convex_pair_report_warm(
     let iterations = opt.iterations;
     let tol = opt.tolerance;
 
-    let Some(single) = solve::<true>(&mut o1, &mut o2, iterations, tol, cached, warm, &mut rep)
-    else {
+    let Some(single) = solve::<true>(&mut o1, &mut o2, iterations, tol, warm, &mut rep) else {
         return rep;
     };
 
@@ -290,16 +292,15 @@ pub(crate) fn convex_pair_report_warm(
 }
 
 /// MuJoCo's `mjc_ccd` up to (not including) the multi-contact step; for two polytopes at zero
-/// margin, EPA starts from the `cached` tetrahedron when it still encloses the origin (see
-/// `coherence.rs`), and `warm` receives the tetrahedron to cache. With `WARM` false (height-field
-/// prisms) both are ignored and none of this is compiled in.
+/// margin with a `warm` slot, the pair's cached EPA surface or tetrahedron is tried first and the
+/// slot receives what the next call may start from (see `coherence.rs`). With `WARM` false
+/// (height-field prisms) `warm` is ignored and none of this is compiled in.
 fn solve<const WARM: bool>(
     o1: &mut Object,
     o2: &mut Object,
     iterations: usize,
     tol: f64,
-    cached: Option<TetraIds>,
-    warm: &mut Option<TetraIds>,
+    warm: Option<&mut WarmSlot>,
     rep: &mut CcdReport,
 ) -> Option<Single> {
     let mut simplex = [Vertex::default(); 4];
@@ -358,12 +359,37 @@ fn solve<const WARM: bool>(
         }
     }
 
-    let polytopes = WARM && o1.discrete() && o2.discrete();
-    if let Some(ids) = cached.filter(|_| polytopes) {
-        if let Some(single) = warm_penetration(o1, o2, &ids, &mut simplex, iterations, tol, rep) {
-            *warm = Some(ids);
+    // (the slot only for two polytopes at zero margin)
+    let mut warm = warm.filter(|_| WARM && o1.discrete() && o2.discrete());
+    let mut cached = None;
+    if let Some(slot) = warm.as_deref_mut() {
+        let surface = slot.surface();
+        // (a surface that failed is not replaced at once: the next call starts EPA from the
+        // tetrahedron, so pairs whose surfaces keep failing try one every other call)
+        let retry = surface.is_none();
+        if let Some(single) = surface.and_then(|s| surface_penetration(o1, o2, s)) {
+            rep.warm_start = true;
+            rep.warm_surface = true;
             return Some(single);
         }
+        cached = slot.tetra();
+        if let Some(ids) = cached {
+            let got = warm_penetration(
+                o1,
+                o2,
+                &ids,
+                &mut simplex,
+                iterations,
+                tol,
+                retry,
+                slot,
+                rep,
+            );
+            if got.is_some() {
+                return got;
+            }
+        }
+        slot.forget();
     }
 
     let g = gjk(
@@ -385,19 +411,26 @@ fn solve<const WARM: bool>(
         }
         return None;
     }
-    let single = penetration(o1, o2, &simplex, g.nsimplex, iterations, tol, rep);
+    let single = penetration(
+        o1, o2, &simplex, g.nsimplex, iterations, tol, &mut None, rep,
+    );
     // after a failed warm start the pair skips one (a stream of unrelated poses then pays for
-    // every other test only)
-    if polytopes && cached.is_none() && g.nsimplex == 4 && single.is_some() && !rep.epa_exhausted {
-        *warm = Some(coherence::tetra_ids(&simplex));
+    // every other test only); EPA's surface is kept only once a warm start has shown the pair
+    // to move little between calls (so random poses never pay for it)
+    if let Some(slot) = warm.filter(|_| cached.is_none() && g.nsimplex == 4) {
+        if single.is_some() && !rep.epa_exhausted {
+            slot.keep(coherence::tetra_ids(&simplex));
+        }
     }
     single
 }
 
 /// EPA from the tetrahedron `ids` rebuilt at the current poses, when it still encloses the
-/// origin (see `coherence.rs`) and EPA converges; `None` leaves `o1`, `o2` as they were (the
-/// fallback solve must start its hill climbs afresh). Out of line, so that the solver's usual
-/// path compiles as before.
+/// origin (see `coherence.rs`) and EPA converges; then `slot` keeps `ids`, and EPA's surface
+/// if `keep_surface`.
+/// `None` leaves `o1`, `o2` as they were (the fallback solve must start its hill climbs afresh).
+/// Out of line, so that the solver's usual path compiles as before.
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn warm_penetration(
     o1: &mut Object,
@@ -406,21 +439,69 @@ fn warm_penetration(
     simplex: &mut [Vertex; 4],
     iterations: usize,
     tol: f64,
+    keep_surface: bool,
+    slot: &mut WarmSlot,
     rep: &mut CcdReport,
 ) -> Option<Single> {
     if !coherence::enclosing_tetrahedron(o1, o2, ids, simplex) {
         return None;
     }
     let (fresh1, fresh2) = (*o1, *o2);
-    match penetration(o1, o2, simplex, 4, iterations, tol, rep) {
+    let mut surface = keep_surface.then_some(Surface::EMPTY);
+    match penetration(o1, o2, simplex, 4, iterations, tol, &mut surface, rep) {
         Some(single) if !rep.epa_exhausted => {
             rep.warm_start = true;
+            let kept = slot.keep(*ids);
+            if let Some(s) = surface {
+                *kept = s;
+            }
             Some(single)
         }
         _ => {
             (*o1, *o2) = (fresh1, fresh2);
             None
         }
+    }
+}
+
+/// The penetration of two polytopes read off the pair's cached EPA `surface` rebuilt at the
+/// current poses, when it proves the depth (see `coherence.rs`): every face still has the origin
+/// strictly behind it, and the support point along the nearest face's normal is one of that
+/// face's vertices or within EPA's tolerance of its plane, EPA's own stopping rules. The
+/// contact is then the one EPA would report on that face. `None` leaves `o1`, `o2` as they
+/// were. Out of line, as [`warm_penetration`].
+#[inline(never)]
+fn surface_penetration(o1: &mut Object, o2: &mut Object, surface: &Surface) -> Option<Single> {
+    let mut pts = [Vertex::default(); coherence::SURFACE_VERTS];
+    let (fi, _) = coherence::nearest_face(o1, o2, surface, &mut pts)?;
+    let [a, b, c] = surface.faces[fi].map(|k| pts[usize::from(k)]);
+    // the origin's projection on the face's plane, as EPA computes it for a face
+    let v = gjk::project_origin_plane(c.vert, b.vert, a.vert)?;
+    let dist2 = v.dot(v);
+    let lower = dist2.sqrt();
+    if lower.is_nan() || lower <= support::MINVAL {
+        return None;
+    }
+    let (fresh1, fresh2) = (*o1, *o2);
+    let w = support::minkowski_support(o1, o2, v / lower);
+    let ids = (w.index1, w.index2);
+    let on_face = [&a, &b, &c].iter().any(|p| (p.index1, p.index2) == ids);
+    let upper = v.dot(w.vert) / lower;
+    let l = epa::face_barycentric(a.vert, b.vert, c.vert, v);
+    let single = Single {
+        dist: -lower,
+        x1: a.vert1 * l[0] + b.vert1 * l[1] + c.vert1 * l[2],
+        x2: a.vert2 * l[0] + b.vert2 * l[1] + c.vert2 * l[2],
+        feature: Touched::of(&[&a, &b, &c]),
+    };
+    if (on_face || upper - lower < support::MINVAL)
+        && single.x1.is_finite()
+        && single.x2.is_finite()
+    {
+        Some(single)
+    } else {
+        (*o1, *o2) = (fresh1, fresh2);
+        None
     }
 }
 
@@ -439,7 +520,9 @@ thread_local! {
         std::cell::RefCell::new(Box::new(Polytope::new()));
 }
 
-/// EPA on the overlapping shapes.
+/// EPA on the overlapping shapes; with `surface` `Some`, EPA's final surface is also written
+/// there when it converged and fits a [`Surface`] (else `surface` is set to `None`).
+#[allow(clippy::too_many_arguments)]
 fn penetration(
     o1: &mut Object,
     o2: &mut Object,
@@ -447,6 +530,7 @@ fn penetration(
     n: usize,
     iterations: usize,
     tol: f64,
+    surface: &mut Option<Surface>,
     rep: &mut CcdReport,
 ) -> Option<Single> {
     // (the result is read inside the closure: only what the pair keeps leaves it)
@@ -455,6 +539,11 @@ fn penetration(
         rep.epa_iterations = e.iterations;
         rep.epa_exhausted = e.exhausted;
         rep.epa_status = e.status;
+        if let Some(s) = surface.as_mut() {
+            if !(e.found && !e.exhausted && pt.surface(s)) {
+                *surface = None;
+            }
+        }
         (e.found && e.dist < 0.0).then(|| Single {
             dist: e.dist,
             x1: e.x1,

@@ -88,7 +88,6 @@ impl<'a> PrismCollider<'a> {
             self.iterations,
             self.tolerance,
             None,
-            &mut None,
             &mut rep,
         )?;
         let c = PreContact {
