@@ -811,8 +811,22 @@ fn inertial_error(model: &Model, fixture: &Value) -> f64 {
     worst
 }
 
-/// Loads the model at `path` and compares it and its poses with `fixture_path`.
+/// Loads the model at `path` and compares it and its poses with `fixture_path`: one collider
+/// (default options, so warm starts on) over the fixture's states in order.
 pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport {
+    check_model_passes(name, path, fixture_path, 1)
+}
+
+/// [`check_model`] with the collider taken `passes` times over the states in order, without
+/// being rebuilt: from the second pass on, each pair starts from what the previous state (the
+/// last state, for the first state) left in the collider's caches, so the warm starts' answers
+/// are compared with MuJoCo's too. Every pass is counted in the report.
+pub fn check_model_passes(
+    name: &str,
+    path: &Path,
+    fixture_path: &Path,
+    passes: usize,
+) -> ModelReport {
     let mut r = ModelReport {
         name: name.to_string(),
         path: path.to_path_buf(),
@@ -865,7 +879,7 @@ pub fn check_model(name: &str, path: &Path, fixture_path: &Path) -> ModelReport 
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    for (si, s) in states.iter().enumerate() {
+    for (si, s) in std::iter::repeat_n(states.iter().enumerate(), passes).flatten() {
         let state = match parse_state(s, si) {
             Ok(st) => st,
             Err(e) => {

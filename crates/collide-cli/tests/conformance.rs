@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use collide_cli::conformance::{check_corpus, format_contact_table, format_table, ModelReport};
+use collide_cli::conformance::{
+    check_corpus, check_model_passes, corpus_entries, format_contact_table, format_convex_table,
+    format_table, ModelReport,
+};
 
 fn conformance_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
@@ -119,4 +122,33 @@ fn convex_criteria_hold_on_every_model() {
         "convex criteria missed on {failed:?}\n{}",
         collide_cli::conformance::format_convex_table(reports)
     );
+}
+
+#[test]
+fn convex_criteria_hold_with_warm_starts_over_three_passes() {
+    // The box and mesh scenes with their states taken three times over by one collider: the
+    // touching cache's warm starts (EPA from the cached tetrahedron, depths proved by the cached
+    // EPA surface) and its refusals after the jump from the last state back to the first, all
+    // against MuJoCo's contacts.
+    use rayon::prelude::*;
+    let entries: Vec<_> = corpus_entries(&conformance_dir())
+        .expect("corpus.json readable")
+        .into_iter()
+        .filter(|(name, _, _)| name.starts_with("scenes/mesh") || name.contains("box"))
+        .collect();
+    assert!(entries.len() >= 10, "only {} scenes", entries.len());
+    let reports: Vec<ModelReport> = entries
+        .into_par_iter()
+        .map(|(n, p, f)| check_model_passes(&n, &p, &f, 3))
+        .collect();
+    let table = format_convex_table(&reports);
+    println!("{table}");
+    let failed: Vec<_> = reports
+        .iter()
+        .filter(|r| r.load_error.is_some() || !r.contacts.passed() || !r.contacts.convex.passed())
+        .map(|r| r.name.as_str())
+        .collect();
+    assert!(failed.is_empty(), "criteria missed on {failed:?}\n{table}");
+    let convex: usize = reports.iter().map(|r| r.contacts.convex.pairs).sum();
+    assert!(convex > 1000, "only {convex} convex pairs compared");
 }
