@@ -501,9 +501,7 @@ impl Polytope {
         self.map_all(4);
         EpaStatus::Ok
     }
-}
 
-impl Polytope {
     /// The closed surface of the last EPA run (its faces not deleted) as feature ids into `out`,
     /// each face wound to turn its front away from the origin; false (and `out` emptied) when it
     /// has more than [`SURFACE_VERTS`] vertices or [`SURFACE_FACES`] faces, when the origin is
