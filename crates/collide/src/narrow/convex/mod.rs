@@ -473,7 +473,7 @@ fn warm_penetration(
 #[inline(never)]
 fn surface_penetration(o1: &mut Object, o2: &mut Object, surface: &Surface) -> Option<Single> {
     let mut pts = [Vertex::default(); coherence::SURFACE_VERTS];
-    let (fi, _) = coherence::nearest_face(o1, o2, surface, &mut pts)?;
+    let fi = coherence::nearest_face(o1, o2, surface, &mut pts)?;
     let [a, b, c] = surface.faces[fi].map(|k| pts[usize::from(k)]);
     // the origin's projection on the face's plane, as EPA computes it for a face
     let v = gjk::project_origin_plane(c.vert, b.vert, a.vert)?;
