@@ -1,6 +1,10 @@
 """Scale-out on Ray: :class:`RayCollider` shards a batch of states over Ray actors, each of
 which builds the model once (from its pickled source) and runs a :class:`collide.Collider`
-on its CPUs. Results come back in order and equal a local ``Collider.detect`` exactly.
+on its CPUs. Results come back in order and equal a local ``Collider.detect`` exactly. The
+actors' colliders solve every world afresh (``warm_start=False``): a shard's worlds change
+actors from call to call, so no world could continue its own history there; the results equal
+a local ``Collider(model, warm_start=False)`` at every call, and a local default collider at
+its first call.
 
 Ray is an optional dependency (``pip install collide-engine[ray]``); it is imported when a
 :class:`RayCollider` is made. Multi-node use::
@@ -37,7 +41,8 @@ def _actor_class() -> Any:
             """One Ray actor: a model built once and a collider on ``nthread`` threads."""
 
             def __init__(self, model: Model, nthread: int) -> None:
-                self.collider = Collider(model, nthread)
+                # (no warm start: see the module docs)
+                self.collider = Collider(model, nthread, warm_start=False)
 
             def detect(
                 self, qpos: np.ndarray, mocap_pos: Any, mocap_quat: Any, body_awake: Any, poses: bool

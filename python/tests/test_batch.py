@@ -12,7 +12,7 @@ import pytest
 import collide
 import collide.d2
 
-from .conftest import CONF, CORPUS, corpus_path, random_states
+from .conftest import CONF, CORPUS, corpus_path, corpus_states, random_states
 
 
 def test_contacts_are_bit_identical_on_1_2_3_4_threads(humanoid: collide.Model) -> None:
@@ -128,12 +128,59 @@ def test_asleep_bodies_skip_static_geometry_like_mujoco() -> None:
     assert list(c.detect(q).ncon) == [8, 8, 8]
 
 
+def _resting_pile() -> tuple[collide.Model, np.ndarray]:
+    """A resting mesh pile and its recorded states (consecutive moments: each world moves a
+    little from one call to the next, the wrap-around is a jump)."""
+    entry = next(e for e in CORPUS if e["name"] == "scenes/mesh_pile_steady")
+    return collide.Model.from_xml_path(corpus_path(entry)), corpus_states(entry)["qpos"]
+
+
+def _trajectory(states: np.ndarray, nworld: int, t: int) -> np.ndarray:
+    """World w at call t in state (w + t) % len(states)."""
+    return np.stack([states[(w + t) % len(states)] for w in range(nworld)])
+
+
+def test_worlds_continue_their_own_history_whatever_the_threads() -> None:
+    m, states = _resting_pile()
+    colliders = [collide.Collider(m, n) for n in (1, 2, 3)]
+    assert all(c.warm_start for c in colliders)
+    for t in range(6):
+        q = _trajectory(states, 5, t)
+        out = [c.detect(q).records.tobytes() for c in colliders]
+        assert out[0] == out[1] == out[2], t
+
+
+def test_warm_starts_agree_with_cold_solves_and_reset_forgets_them() -> None:
+    m, states = _resting_pile()
+    warm = collide.Collider(m, 2)
+    cold = collide.Collider(m, 2, warm_start=False)
+    assert not cold.warm_start
+    differ = 0
+    for t in range(6):
+        q = _trajectory(states, 4, t)
+        a, b = warm.detect(q), cold.detect(q)
+        # the same contacts up to rounding (a warm start solves the same problem from the
+        # world's previous call)
+        assert np.array_equal(a.ncon, b.ncon) and np.array_equal(a.geom, b.geom)
+        np.testing.assert_allclose(a.dist, b.dist, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(a.frame, b.frame, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(a.pos, b.pos, rtol=0, atol=1e-9)
+        differ += a.records.tobytes() != b.records.tobytes()
+    # the history was used: some warm-started contacts differ from the cold ones in the last bits
+    assert differ > 0
+    # after a reset every world is solved as a fresh collider would, bit for bit
+    warm.reset()
+    q = _trajectory(states, 4, 6)
+    assert warm.detect(q).records.tobytes() == cold.detect(q).records.tobytes()
+
+
 def test_model_and_collider_pickle_by_source() -> None:
     entry = next(e for e in CORPUS if e["name"] == "scenes/mesh_pile")
     m = collide.Model.from_xml_path(corpus_path(entry))
     blob = pickle.dumps(collide.Collider(m, 2))
     c = pickle.loads(blob)
-    assert c.nthread == 2
+    assert c.nthread == 2 and c.warm_start
+    assert not pickle.loads(pickle.dumps(collide.Collider(m, 1, warm_start=False))).warm_start
     q = random_states(m, 8, seed=12)
     assert c.detect(q).records.tobytes() == collide.Collider(m, 2).detect(q).records.tobytes()
     # the source holds the mesh files: the copy compiles without the disk

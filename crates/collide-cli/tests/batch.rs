@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use collide::{BatchCollider, BatchPoses, Collider, Contact, Poses};
+use collide::{BatchCollider, BatchPoses, Collider, Contact, Poses, Stats};
 use collide_cli::states::parse_states;
 
 /// Corpus scene `scenes/{name}` and the `qpos` of its recorded states.
@@ -103,7 +103,8 @@ fn batch_rejects_a_short_qpos_buffer() {
 #[test]
 fn batched_mesh_worlds_do_not_depend_on_the_split_between_workers() {
     // a resting mesh pile: a collider carried from one world to the next would warm-start EPA
-    // (its touching cache); batch workers must not, so every world is a fresh collider's
+    // (its touching cache) from another world; each world has its own cache, so at a first
+    // call every world is a fresh collider's
     let (model, states) = scene("mesh_pile_steady");
     let nworld = 9;
     let one = batch_on_one_and_two_threads(&model, &states, nworld);
@@ -118,4 +119,105 @@ fn batched_mesh_worlds_do_not_depend_on_the_split_between_workers() {
         assert!(!out.is_empty());
         assert_eq!(bits(&out), bits(&one[w]), "world {w}");
     }
+}
+
+/// `nworld` worlds of a resting mesh pile over `ncall` calls, world `w` at call `t` in state
+/// `(w + t) % len` (the states are consecutive moments of the pile, so each world moves a
+/// little between calls; the wrap-around is a jump): the contacts of every call and the stats.
+fn batch_over_calls(
+    model: &collide::Model,
+    states: &[Vec<f64>],
+    nworld: usize,
+    ncall: usize,
+    threads: usize,
+    reset_at: Option<usize>,
+) -> (Vec<Vec<Vec<Contact>>>, Vec<Stats>) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    pool.install(|| {
+        let mut batch = BatchCollider::new(model).expect("collider");
+        let mut poses = BatchPoses::new(model, nworld);
+        let (mut calls, mut stats) = (Vec::new(), Vec::new());
+        for t in 0..ncall {
+            if reset_at == Some(t) {
+                batch.reset();
+            }
+            let qpos: Vec<f64> = (0..nworld)
+                .flat_map(|w| states[(w + t) % states.len()].clone())
+                .collect();
+            poses.compute(model, &qpos).expect("kinematics");
+            let mut out = vec![Vec::new(); nworld];
+            stats.push(batch.detect(&poses, &mut out));
+            calls.push(out);
+        }
+        (calls, stats)
+    })
+}
+
+#[test]
+fn batched_worlds_continue_their_own_history_as_one_collider_per_world_would() {
+    let (model, states) = scene("mesh_pile_steady");
+    let (nworld, ncall) = (5, 7);
+    let (one, stats) = batch_over_calls(&model, &states, nworld, ncall, 1, None);
+    let (two, _) = batch_over_calls(&model, &states, nworld, ncall, 2, None);
+    // one collider per world, fed that world's states in order, with tables of the batch's
+    // size (which pairs a table keeps decides which are warm-started, and a
+    // warm-started contact can differ from a cold one in the last bits)
+    let mut colliders: Vec<(Collider, collide::WorldCache)> = (0..nworld)
+        .map(|_| {
+            let c = Collider::new(&model).expect("collider");
+            let cache = c.world_cache(collide::batch::WORLD_SLOTS_PER_GEOM);
+            (c, cache)
+        })
+        .collect();
+    let mut poses = Poses::new(&model);
+    let mut out = Vec::new();
+    for t in 0..ncall {
+        for (w, (collider, cache)) in colliders.iter_mut().enumerate() {
+            let q = &states[(w + t) % states.len()];
+            collide::forward_kinematics(&model, q, None, &mut poses).expect("kinematics");
+            collider.detect_view_in(&poses.view(), &mut out, cache);
+            assert!(!out.is_empty());
+            assert_eq!(bits(&out), bits(&one[t][w]), "call {t} world {w}, 1 thread");
+            assert_eq!(
+                bits(&out),
+                bits(&two[t][w]),
+                "call {t} world {w}, 2 threads"
+            );
+        }
+    }
+    // the worlds' caches were used: nothing at the first call, then warm starts and proofs
+    assert_eq!(stats[0].warm_starts, 0);
+    let later: usize = stats[1..].iter().map(|s| s.warm_starts).sum();
+    let proofs: usize = stats[1..].iter().map(|s| s.surface_proofs).sum();
+    let skips: usize = stats[1..].iter().map(|s| s.separation_skips).sum();
+    assert!(later > 10 * (ncall - 1), "warm starts {later}");
+    assert!(
+        proofs > 0 && skips > 0,
+        "proofs {proofs}, separation skips {skips}"
+    );
+}
+
+#[test]
+fn batch_reset_forgets_every_worlds_history() {
+    let (model, states) = scene("mesh_pile_steady");
+    let (nworld, ncall) = (3, 4);
+    let (calls, stats) = batch_over_calls(&model, &states, nworld, ncall, 2, Some(2));
+    assert!(stats[1].warm_starts > 0);
+    // after the reset, each world is detected as a fresh collider would
+    assert_eq!(stats[2].warm_starts, 0);
+    assert_eq!(stats[2].separation_skips, 0);
+    let mut poses = Poses::new(&model);
+    let mut out = Vec::new();
+    for w in 0..nworld {
+        let q = &states[(w + 2) % states.len()];
+        collide::forward_kinematics(&model, q, None, &mut poses).expect("kinematics");
+        Collider::new(&model)
+            .expect("collider")
+            .detect(&poses, &mut out);
+        assert_eq!(bits(&out), bits(&calls[2][w]), "world {w}");
+    }
+    assert!(stats[3].warm_starts > 0);
 }

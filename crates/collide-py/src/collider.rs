@@ -3,9 +3,10 @@
 //! buffer of contact records (viewed in Python as a structured array with MuJoCo's fields).
 //!
 //! Determinism: the worlds are cut into one contiguous chunk per worker and each world is
-//! computed start to finish by one worker with the sequential pipeline; a world's contacts
-//! depend on nothing else (the collider's caches are exact and the sleep state is set per
-//! world), so the output is bit-identical for any thread count.
+//! computed start to finish by one worker with the sequential pipeline, from that world index's
+//! own memory of its earlier calls (a `WorldCache` swapped into the worker's collider; the sleep
+//! state is set per world); a world's contacts depend on nothing else, so the output is
+//! bit-identical for any thread count.
 
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +15,7 @@ use collide::math::{mat_to_rowmajor, quat_wxyz};
 use collide::model::enable;
 use collide::{
     forward_kinematics, Collider, ColliderOptions, Contact, KinematicsError, MeshCollision, Model,
-    Poses,
+    Poses, WorldCache, WorldCaches,
 };
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -71,6 +72,8 @@ struct Inner {
     workers: Vec<Worker>,
     /// Contacts of each world of the last call (reused).
     lists: Vec<Vec<Contact>>,
+    /// What each world index kept of its earlier calls.
+    worlds: WorldCaches,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -135,6 +138,7 @@ fn run_world(
     inp: &Inputs,
     i: usize,
     list: &mut Vec<Contact>,
+    cache: &mut WorldCache,
     xpos: Option<&mut [f64]>,
     xmat: Option<&mut [f64]>,
 ) -> Result<(), String> {
@@ -181,7 +185,7 @@ fn run_world(
             None => {}
         }
     }
-    w.collider.detect(&w.poses, list);
+    w.collider.detect_view_in(&w.poses.view(), list, cache);
     if let Some(xpos) = xpos {
         for (dst, p) in xpos.chunks_exact_mut(3).zip(&w.poses.geom_xpos) {
             dst.copy_from_slice(&p.to_array());
@@ -220,6 +224,8 @@ pub struct PyCollider {
     nthread_arg: Option<i64>,
     /// How meshes collide (`"hull"` or `"exact"`).
     mesh_collision: MeshCollision,
+    /// Whether touching box and mesh pairs start from their previous call.
+    warm_start: bool,
 }
 
 /// `"hull"` or `"exact"` as a [`MeshCollision`].
@@ -291,13 +297,16 @@ impl PyCollider {
     /// A collider for `model` (a `collide.Model`) on `nthread` threads (`None`: all cores);
     /// `mesh_collision` is `"hull"` (meshes as convex hulls, like MuJoCo) or `"exact"`
     /// (meshes and mesh-backed sdf geoms by their triangles, prepared once and shared by the
-    /// threads; a convex mesh against a convex shape by the convex solver).
+    /// threads; a convex mesh against a convex shape by the convex solver). With `warm_start`
+    /// (default), world `i` of a call continues world `i` of the previous call (touching box
+    /// and mesh pairs start from their previous solve); `reset()` forgets every world's history.
     #[new]
-    #[pyo3(signature = (model, nthread=None, mesh_collision="hull"))]
+    #[pyo3(signature = (model, nthread=None, mesh_collision="hull", warm_start=true))]
     fn new(
         model: &Bound<'_, PyAny>,
         nthread: Option<&Bound<'_, PyAny>>,
         mesh_collision: &str,
+        warm_start: bool,
     ) -> PyResult<PyCollider> {
         guard(|| {
             let mesh_collision = mesh_collision_arg(mesh_collision)?;
@@ -322,11 +331,10 @@ impl PyCollider {
             // move and outlives them: `inner` is declared before `model`, so it is dropped
             // first, and the `Arc` is never replaced.
             let m: &'static Model = unsafe { &*Arc::as_ptr(&arc) };
-            // the worlds of a batch are split between the threads, and contacts must not
-            // depend on the split: no warm start from a worker's previous world
+            // (each world index keeps its own history, whichever worker detects it)
             let options = ColliderOptions {
                 mesh_collision,
-                warm_start: false,
+                warm_start,
             };
             let first = Collider::with_options(m, options).map_err(|e| input(e.to_string()))?;
             let mut colliders = Vec::with_capacity(n);
@@ -362,6 +370,7 @@ impl PyCollider {
                 inner: Mutex::new(Inner {
                     workers,
                     lists: Vec::new(),
+                    worlds: WorldCaches::new(),
                     pool,
                 }),
                 mocap_body: mocap_bodies(&arc),
@@ -370,6 +379,7 @@ impl PyCollider {
                 model_obj: model.clone().unbind(),
                 nthread_arg,
                 mesh_collision,
+                warm_start,
             })
         })
     }
@@ -392,11 +402,35 @@ impl PyCollider {
         mesh_collision_name(self.mesh_collision)
     }
 
-    /// Pickles as the model (by its source), `nthread` and `mesh_collision`.
+    /// Whether touching box and mesh pairs start from their previous call (per world index).
+    #[getter]
+    fn warm_start(&self) -> bool {
+        self.warm_start
+    }
+
+    /// Forgets what every world kept of earlier calls: the next call detects each world as a
+    /// fresh collider would.
+    fn reset(&self, py: Python<'_>) -> PyResult<()> {
+        guard(|| {
+            py.detach(|| {
+                let mut locked = self.inner.lock().map_err(|_| {
+                    Error::Internal("collider poisoned by an earlier internal error".into())
+                })?;
+                locked.worlds.clear();
+                Ok(())
+            })
+        })
+    }
+
+    /// Pickles as the model (by its source), `nthread`, `mesh_collision` and `warm_start` (not
+    /// the worlds' history).
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Py<PyAny>, Option<i64>, &'static str))> {
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (Py<PyAny>, Option<i64>, &'static str, bool),
+    )> {
         let me = slf.get();
         Ok((
             slf.get_type().into_any(),
@@ -404,6 +438,7 @@ impl PyCollider {
                 me.model_obj.clone_ref(slf.py()),
                 me.nthread_arg,
                 mesh_collision_name(me.mesh_collision),
+                me.warm_start,
             ),
         ))
     }
@@ -961,12 +996,17 @@ impl PyCollider {
             let Inner {
                 workers,
                 lists,
+                worlds,
                 pool,
             } = &mut *locked;
             if lists.len() < nbatch {
                 lists.resize_with(nbatch, Vec::new);
             }
             let lists = &mut lists[..nbatch];
+            let caches = match workers.first() {
+                Some(w) => worlds.prepare(&w.collider, nbatch),
+                None => return Err("collider has no worker".to_string()),
+            };
             let inputs = &inputs;
             let inline = pool.is_none() || nbatch < INLINE_BELOW || nthread == 1;
             // the worlds cut into one contiguous chunk per worker (one chunk when inline)
@@ -982,12 +1022,15 @@ impl PyCollider {
             type Task<'t> = (
                 usize,
                 (
-                    (&'t mut Worker, &'t mut [Vec<Contact>]),
+                    (
+                        &'t mut Worker,
+                        (&'t mut [Vec<Contact>], &'t mut [WorldCache]),
+                    ),
                     (&'t mut [f64], &'t mut [f64]),
                 ),
             );
-            let run = |(c, ((w, ls), (ps, ms))): Task<'_>| -> Result<(), (usize, String)> {
-                for (k, list) in ls.iter_mut().enumerate() {
+            let run = |(c, ((w, (ls, cs)), (ps, ms))): Task<'_>| -> Result<(), (usize, String)> {
+                for (k, (list, cache)) in ls.iter_mut().zip(cs.iter_mut()).enumerate() {
                     let i = c * chunk + k;
                     let rp = pose_of(ps, k, ng * 3);
                     let rm = pose_of(ms, k, ng * 9);
@@ -998,6 +1041,7 @@ impl PyCollider {
                         inputs,
                         i,
                         list,
+                        cache,
                         rp.map(|r| &mut ps[r]),
                         rm.map(|r| &mut ms[r]),
                     )
@@ -1007,12 +1051,14 @@ impl PyCollider {
             };
             if inline {
                 if let Some(w) = workers.first_mut() {
-                    run((0, ((w, &mut *lists), (&mut *xp, &mut *xm)))).map_err(|(_, e)| e)?;
+                    run((0, ((w, (&mut *lists, &mut *caches)), (&mut *xp, &mut *xm))))
+                        .map_err(|(_, e)| e)?;
                 }
             } else {
                 let nchunks = nbatch.div_ceil(chunk);
                 let lens = (0..nchunks).map(|c| chunk.min(nbatch - c * chunk));
                 let lchunks = split_lengths(lists, lens.clone());
+                let cchunks = split_lengths(caches, lens.clone());
                 let pchunks = if xp.is_empty() {
                     (0..nchunks).map(|_| Default::default()).collect()
                 } else {
@@ -1025,7 +1071,7 @@ impl PyCollider {
                 };
                 let tasks: Vec<_> = workers
                     .iter_mut()
-                    .zip(lchunks)
+                    .zip(lchunks.into_iter().zip(cchunks))
                     .zip(pchunks.into_iter().zip(mchunks))
                     .enumerate()
                     .collect();

@@ -2,13 +2,15 @@
 //! buffer, forward kinematics and collision detection over all worlds in parallel (`rayon`).
 //!
 //! Results are deterministic: each world is computed by exactly one worker, with the same
-//! sequential algorithm as [`Collider::detect`] (its touching cache off: the worlds a worker
-//! sees in turn are unrelated), so the output is bit-identical for any number of threads.
+//! sequential algorithm as [`Collider::detect`], from that world's own memory of its earlier
+//! calls (a [`WorldCache`] per world index, swapped into the worker's collider for the call), so
+//! the output is bit-identical for any number of threads and equals what one [`Collider`] per
+//! world would give.
 
 use glam::{DMat3, DQuat, DVec3};
 use rayon::prelude::*;
 
-use crate::collider::{Collider, ColliderError, ColliderOptions, Stats};
+use crate::collider::{Collider, ColliderError, ColliderOptions, Stats, WorldCache};
 use crate::contact::Contact;
 use crate::kinematics::{forward_kinematics, KinematicsError, PoseView, Poses};
 use crate::model::Model;
@@ -105,9 +107,60 @@ impl BatchPoses {
     }
 }
 
-/// Collision detection over many worlds with one reusable [`Collider`] per worker.
+/// Memory (bytes) the per-world caches of a batch may take in all: worlds added by a call get
+/// the largest tables (at most [`WORLD_SLOTS_PER_GEOM`] per geom, halved as needed) under which
+/// that call's worlds fit; beyond it they remember nothing.
+pub const WORLD_CACHE_BUDGET: usize = 128 << 20;
+
+/// Touching-cache slots per box or mesh geom of one world's cache (twice as many separation-cache
+/// slots per convex geom; see [`Collider::world_cache`]).
+pub const WORLD_SLOTS_PER_GEOM: usize = 4;
+
+/// One [`WorldCache`] per world index of a batch, kept across calls (a world `i` of the next call
+/// continues world `i` of this one).
+#[derive(Default)]
+pub struct WorldCaches {
+    caches: Vec<WorldCache>,
+}
+
+impl WorldCaches {
+    /// No world yet.
+    pub fn new() -> WorldCaches {
+        WorldCaches::default()
+    }
+
+    /// The caches of worlds `0..nworld`, the missing ones made for `collider`'s model and
+    /// options, sized under [`WORLD_CACHE_BUDGET`] (allocates only when `nworld` grows).
+    pub fn prepare(&mut self, collider: &Collider, nworld: usize) -> &mut [WorldCache] {
+        if self.caches.len() < nworld {
+            let mut per = WORLD_SLOTS_PER_GEOM;
+            while per > 0 && collider.world_cache(per).bytes() * nworld > WORLD_CACHE_BUDGET {
+                per /= 2;
+            }
+            self.caches
+                .resize_with(nworld, || collider.world_cache(per));
+        }
+        &mut self.caches[..nworld]
+    }
+
+    /// Forgets every world's history (the next call starts as a fresh collider would).
+    pub fn clear(&mut self) {
+        self.caches.clear();
+    }
+
+    /// Bytes held by the caches' tables.
+    pub fn bytes(&self) -> usize {
+        self.caches.iter().map(WorldCache::bytes).sum()
+    }
+}
+
+/// Collision detection over many worlds with one reusable [`Collider`] per worker and one
+/// [`WorldCache`] per world: world `i` of a call continues world `i` of the previous call (its
+/// separating directions and, with [`ColliderOptions::warm_start`], its touching pairs), as one
+/// [`Collider`] per world would; [`BatchCollider::reset`] forgets them.
 pub struct BatchCollider<'m> {
     workers: Vec<Worker<'m>>,
+    worlds: WorldCaches,
 }
 
 /// One worker's collider, alone on its cache lines: the colliders of neighbouring workers
@@ -136,19 +189,28 @@ impl<'m> BatchCollider<'m> {
         nworker: usize,
         options: ColliderOptions,
     ) -> Result<BatchCollider<'m>, ColliderError> {
-        // the worlds are unrelated poses, and contacts must not depend on how they are split
-        // between workers: no warm start (the separation cache is exact, it stays)
-        let options = ColliderOptions {
-            warm_start: false,
-            ..options
-        };
         let first = Collider::with_options(model, options)?;
         let mut workers = Vec::with_capacity(nworker.max(1));
         for _ in 1..nworker.max(1) {
             workers.push(Worker(first.another()?));
         }
         workers.insert(0, Worker(first));
-        Ok(BatchCollider { workers })
+        Ok(BatchCollider {
+            workers,
+            worlds: WorldCaches::new(),
+        })
+    }
+
+    /// Forgets what the worlds kept of earlier calls: the next call detects every world as a
+    /// fresh [`Collider`] would (e.g. at the start of an episode, for runs that repeat bit for
+    /// bit).
+    pub fn reset(&mut self) {
+        self.worlds.clear();
+    }
+
+    /// Bytes held by the per-world caches.
+    pub fn cache_bytes(&self) -> usize {
+        self.worlds.bytes()
     }
 
     /// How the workers collide meshes.
@@ -165,13 +227,15 @@ impl<'m> BatchCollider<'m> {
         }
         let chunk = n.div_ceil(self.workers.len());
         let out = &mut out[..n];
+        let caches = self.worlds.prepare(&self.workers[0].0, n);
         out.par_chunks_mut(chunk)
+            .zip(caches.par_chunks_mut(chunk))
             .zip(self.workers.par_iter_mut())
             .enumerate()
-            .map(|(c, (outs, Worker(collider)))| {
+            .map(|(c, ((outs, caches), Worker(collider)))| {
                 let mut total = Stats::default();
-                for (k, o) in outs.iter_mut().enumerate() {
-                    total += collider.detect_view(&poses.world(c * chunk + k), o);
+                for (k, (o, cache)) in outs.iter_mut().zip(caches).enumerate() {
+                    total += collider.detect_view_in(&poses.world(c * chunk + k), o, cache);
                 }
                 total
             })

@@ -205,6 +205,22 @@ pub struct Collider<'m> {
     options: ColliderOptions,
 }
 
+/// What a [`Collider`] remembers of one world between calls (the separating directions of convex
+/// pairs, and the tetrahedra and EPA surfaces of touching box and mesh pairs), kept apart from
+/// the collider so that one collider can detect many worlds in turn, each from its own history
+/// ([`Collider::world_cache`], [`Collider::detect_view_in`]).
+pub struct WorldCache {
+    separation: SeparationCache,
+    touching: TouchingCache,
+}
+
+impl WorldCache {
+    /// Bytes held by its tables.
+    pub fn bytes(&self) -> usize {
+        self.separation.table_bytes() + self.touching.table_bytes()
+    }
+}
+
 /// The per-geom constants every geom pair reads (type, filters, margins, size), packed in one
 /// record so that a pair's filters touch one cache line per geom instead of one per model array.
 #[derive(Clone, Copy, Debug)]
@@ -404,6 +420,43 @@ impl<'m> Collider<'m> {
     /// Geom pairs of the last call that could not be collided (see [`Stats::unsupported`]).
     pub fn unsupported_pairs(&self) -> &[(usize, usize)] {
         &self.unsupported
+    }
+
+    /// An empty [`WorldCache`] for one world of this collider's model: `per_geom` touching-cache
+    /// slots per box or mesh geom (none without [`ColliderOptions::warm_start`]) and twice as
+    /// many separation-cache slots per convex geom, each table rounded up to a power of two (a
+    /// collider's own tables have 32 per geom); 0 gives a cache that remembers nothing.
+    pub fn world_cache(&self, per_geom: usize) -> WorldCache {
+        WorldCache {
+            separation: self.separation.world_table(2 * per_geom),
+            touching: if self.options.warm_start {
+                TouchingCache::with_slots_per_geom(self.model, per_geom)
+            } else {
+                TouchingCache::disabled()
+            },
+        }
+    }
+
+    /// [`Collider::detect_view`] with `cache` (made by [`Collider::world_cache`] of a collider of
+    /// the same model and options) in place of the collider's own memory of earlier calls: the
+    /// call starts from what `cache` kept of that world's earlier calls and leaves this call's
+    /// there, so the contacts of a world depend on its own history only, whichever collider
+    /// detects it (see [`crate::BatchCollider`]).
+    pub fn detect_view_in(
+        &mut self,
+        poses: &PoseView,
+        out: &mut Vec<Contact>,
+        cache: &mut WorldCache,
+    ) -> Stats {
+        self.swap_cache(cache);
+        let stats = self.detect_view(poses, out);
+        self.swap_cache(cache);
+        stats
+    }
+
+    fn swap_cache(&mut self, cache: &mut WorldCache) {
+        self.separation.swap_table(&mut cache.separation);
+        std::mem::swap(&mut self.touching, &mut cache.touching);
     }
 
     /// Detects all contacts at `poses`, replacing the contents of `out`, in MuJoCo's order.

@@ -28,8 +28,8 @@ pub mod mid;
 pub mod model;
 pub mod narrow;
 
-pub use batch::{BatchCollider, BatchPoses};
-pub use collider::{Collider, ColliderError, ColliderOptions, MeshCollision, Stats};
+pub use batch::{BatchCollider, BatchPoses, WorldCaches};
+pub use collider::{Collider, ColliderError, ColliderOptions, MeshCollision, Stats, WorldCache};
 pub use contact::Contact;
 pub use distance::{
     distance, distance_batch, in_collision_batch, CollisionChecker, Distance, DistanceError,

@@ -53,14 +53,15 @@
 //! "no contact" never comes from the cache.
 //!
 //! # Storage
-//! A direct-mapped table, sized and hashed as the separation cache's (`separation.rs`); a pair
-//! hashed to an occupied slot overwrites it. A slot is about 250 bytes (the surface at most
-//! [`SURFACE_VERTS`] vertices and [`SURFACE_FACES`] faces). Nothing allocates after
-//! construction.
+//! A two-way set-associative table, sized, hashed and shared out as the separation cache's
+//! (`separation.rs`): a new pair whose two slots hold other pairs overwrites the first. A slot
+//! is 256 bytes (the surface at most [`SURFACE_VERTS`] vertices and [`SURFACE_FACES`] faces).
+//! Nothing allocates after construction; a batch keeps one smaller table per world
+//! ([`crate::Collider::world_cache`]).
 
 use glam::DVec3;
 
-use super::separation::{pair_slot, table_len, table_shift, EMPTY};
+use super::separation::{pair_slot, table_len, table_shift, way, EMPTY, SLOTS_PER_GEOM};
 use super::support::{Object, Vertex};
 use crate::model::{GeomType, Model};
 
@@ -130,7 +131,14 @@ pub(crate) fn is_polytope(t: GeomType) -> bool {
 impl TouchingCache {
     /// An empty cache for `model`'s geoms.
     pub fn new(model: &Model) -> TouchingCache {
-        let len = table_len(model.geom_type.iter().filter(|&&t| is_polytope(t)).count());
+        TouchingCache::with_slots_per_geom(model, SLOTS_PER_GEOM)
+    }
+
+    /// An empty cache of `per_geom` slots per box or mesh geom (rounded up to a power of two;
+    /// none for 0), e.g. for one world of a batch.
+    pub fn with_slots_per_geom(model: &Model, per_geom: usize) -> TouchingCache {
+        let n = model.geom_type.iter().filter(|&&t| is_polytope(t)).count();
+        let len = table_len(n, per_geom);
         TouchingCache {
             slots: vec![
                 Entry {
@@ -142,6 +150,11 @@ impl TouchingCache {
             ],
             shift: table_shift(len),
         }
+    }
+
+    /// Bytes held by the table.
+    pub fn table_bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Entry>()
     }
 
     /// A cache that never holds anything (for colliders whose consecutive calls are unrelated
@@ -157,6 +170,7 @@ impl TouchingCache {
     #[inline]
     pub fn slot(&mut self, g1: usize, g2: usize) -> Option<WarmSlot<'_>> {
         let (i, key) = pair_slot(self.slots.len(), self.shift, g1, g2)?;
+        let i = way(i, key, |k| self.slots[k].key);
         Some(WarmSlot {
             entry: &mut self.slots[i],
             key,

@@ -31,16 +31,18 @@
 //! for small hulls or hulls without a valid graph.
 //!
 //! A skip therefore returns exactly what the solver would (no contact), whatever the cache holds:
-//! results never depend on the cache's state, only the time does. Colliders shared by the
-//! worlds of a batch worker keep one cache across those worlds; that only changes the hit rate.
+//! results never depend on the cache's state, only the time does. A batch keeps a table per
+//! world and swaps it into the worker's collider for that world's call
+//! ([`SeparationCache::swap_table`]); that only changes the hit rate.
 //!
 //! Eligible geoms: sphere, capsule, ellipsoid, cylinder and box with finite non-negative sizes,
 //! and meshes whose hull vertices are finite and whose hull contains the mesh frame's origin
 //! (checked once per geom; the compiler centres meshes, so this holds for compiled models).
 //!
 //! # Storage
-//! A direct-mapped table of a power of two of slots, sized from the model, keyed by the geom
-//! pair; a pair hashed to an occupied slot overwrites it. Nothing allocates after
+//! A two-way set-associative table of a power of two of slots, sized from the model, keyed by
+//! the geom pair: a pair lives in one of the two slots of its set ([`way`]), and a new pair
+//! whose two slots are taken by others overwrites the first. Nothing allocates after
 //! construction.
 
 use glam::DVec3;
@@ -56,14 +58,23 @@ pub const SLACK: f64 = 1e-9;
 /// Hulls with fewer vertices are scanned rather than hill-climbed.
 const SCAN_BELOW: usize = 8;
 
-/// Slots per eligible geom (before rounding up to a power of two).
-const SLOTS_PER_GEOM: usize = 32;
+/// Slots per eligible geom of a collider's own table (before rounding up to a power of two).
+pub(crate) const SLOTS_PER_GEOM: usize = 32;
 
 /// Largest table (slots).
 const MAX_SLOTS: usize = 1 << 16;
 
 /// Key of an empty slot.
 pub(super) const EMPTY: u64 = u64::MAX;
+
+/// An empty slot.
+const EMPTY_SLOT: Slot = Slot {
+    key: EMPTY,
+    dir: DVec3::ZERO,
+    h1: f64::NAN,
+    anchor2: (DVec3::ZERO, f64::NAN),
+    hint: [-1; 2],
+};
 
 /// One cached pair.
 #[derive(Clone, Copy, Debug)]
@@ -109,25 +120,46 @@ impl SeparationCache {
     /// An empty cache for `model`'s geoms.
     pub fn new(model: &Model) -> SeparationCache {
         let eligible: Vec<Eligible> = (0..model.ngeom()).map(|g| eligibility(model, g)).collect();
-        let nslot = table_len(eligible.iter().filter(|&&e| e != Eligible::No).count());
-        let empty = Slot {
-            key: EMPTY,
-            dir: DVec3::ZERO,
-            h1: f64::NAN,
-            anchor2: (DVec3::ZERO, f64::NAN),
-            hint: [-1; 2],
-        };
+        let nslot = table_len(
+            eligible.iter().filter(|&&e| e != Eligible::No).count(),
+            SLOTS_PER_GEOM,
+        );
         SeparationCache {
-            slots: vec![empty; nslot],
+            slots: vec![EMPTY_SLOT; nslot],
             shift: table_shift(nslot),
             eligible,
         }
     }
 
-    /// The slot of pair `(g1, g2)` and its key (`None` for an empty table).
+    /// An empty table of `per_geom` slots per eligible geom (rounded up to a power of two; none
+    /// for 0), for one world of a batch: it holds no per-geom data, so it serves only through
+    /// [`SeparationCache::swap_table`] with the cache it was made from.
+    pub fn world_table(&self, per_geom: usize) -> SeparationCache {
+        let n = self.eligible.iter().filter(|&&e| e != Eligible::No).count();
+        let nslot = table_len(n, per_geom);
+        SeparationCache {
+            slots: vec![EMPTY_SLOT; nslot],
+            shift: table_shift(nslot),
+            eligible: Vec::new(),
+        }
+    }
+
+    /// Exchanges the tables of two caches of one model (see [`SeparationCache::world_table`]).
+    pub fn swap_table(&mut self, other: &mut SeparationCache) {
+        std::mem::swap(&mut self.slots, &mut other.slots);
+        std::mem::swap(&mut self.shift, &mut other.shift);
+    }
+
+    /// Bytes held by the table.
+    pub fn table_bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// The slot of pair `(g1, g2)` (see [`way`]) and its key (`None` for an empty table).
     #[inline]
     fn slot(&self, g1: usize, g2: usize) -> Option<(usize, u64)> {
-        pair_slot(self.slots.len(), self.shift, g1, g2)
+        let (i, key) = pair_slot(self.slots.len(), self.shift, g1, g2)?;
+        Some((way(i, key, |k| self.slots[k].key), key))
     }
 
     /// True when the cached direction of pair `(g1, g2)` proves that the native solver reports
@@ -273,13 +305,27 @@ impl SeparationCache {
     }
 }
 
-/// Slots of a direct-mapped per-pair table for `n` eligible geoms: a power of two, 0 when no
-/// pair can be cached.
-pub(super) fn table_len(n: usize) -> usize {
-    if n < 2 {
+/// Of the two slots of `key`'s set (`i`, from [`pair_slot`], and `i ^ 1`), the one holding it,
+/// else the first empty one, else `i` (the pair there is evicted when `key` is stored).
+/// `key_at(k)` is slot `k`'s key.
+#[inline]
+pub(super) fn way(i: usize, key: u64, key_at: impl Fn(usize) -> u64) -> usize {
+    let j = i ^ 1;
+    let (ki, kj) = (key_at(i), key_at(j));
+    if ki == key || (kj != key && ki == EMPTY) || (kj != key && kj != EMPTY) {
+        i
+    } else {
+        j
+    }
+}
+
+/// Slots of a two-way set-associative per-pair table for `n` eligible geoms at `per_geom`
+/// slots each: a power of two (at least 2), 0 when no pair can be cached or `per_geom` is 0.
+pub(super) fn table_len(n: usize, per_geom: usize) -> usize {
+    if n < 2 || per_geom == 0 {
         0
     } else {
-        (n * SLOTS_PER_GEOM).next_power_of_two().min(MAX_SLOTS)
+        (n * per_geom).next_power_of_two().min(MAX_SLOTS)
     }
 }
 
@@ -450,5 +496,29 @@ mod tests {
             0.0, 0.0, 1.5
         ))));
         assert!(!hull_contains_origin(&ConvexHull::default()));
+    }
+
+    #[test]
+    fn two_pairs_of_one_set_are_both_kept_and_a_third_evicts_the_first_slot() {
+        let mut keys = [EMPTY; 8];
+        let store = |keys: &mut [u64; 8], i: usize, key: u64| {
+            let k = way(i, key, |k| keys[k]);
+            keys[k] = key;
+            k
+        };
+        // slots 4 and 5 form a set: a pair hashed to either slot goes to the first free one
+        assert_eq!(store(&mut keys, 5, 10), 5);
+        assert_eq!(store(&mut keys, 5, 11), 4);
+        // both are found again, wherever they were put
+        assert_eq!(way(5, 10, |k| keys[k]), 5);
+        assert_eq!(way(5, 11, |k| keys[k]), 4);
+        assert_eq!(way(4, 10, |k| keys[k]), 5);
+        // a third pair of the set takes its first slot; the pair in the other one stays
+        assert_eq!(store(&mut keys, 4, 12), 4);
+        assert_eq!(keys[5], 10);
+        // a freed slot is reused before an occupied one is evicted
+        keys[4] = EMPTY;
+        assert_eq!(store(&mut keys, 5, 13), 4);
+        assert_eq!(keys[5], 10);
     }
 }
