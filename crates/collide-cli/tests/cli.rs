@@ -235,6 +235,33 @@ fn bench_no_warm_start_solves_every_touching_pair_from_scratch() {
 }
 
 #[test]
+fn bench_worlds_warm_start_each_world_from_its_own_previous_state() {
+    // three worlds of the resting bin, each stepping through the recorded states: from the
+    // second call on, every world starts its touching pairs from its own previous call
+    let scene = conformance().join("corpus/scenes/mesh_bin.xml");
+    let states = conformance().join("states/scenes__mesh_bin.json");
+    let warm_starts = |extra: &[&str]| -> f64 {
+        let out = collide()
+            .arg("bench")
+            .arg(&scene)
+            .arg("--states")
+            .arg(&states)
+            .args(["--worlds", "3", "--iters", "6"])
+            .args(extra)
+            .run_ok();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("per world-state:"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let n = line.split("separation skips, ").nth(1).unwrap();
+        n.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(warm_starts(&[]) > 10.0);
+    assert_eq!(warm_starts(&["--no-warm-start"]), 0.0);
+}
+
+#[test]
 fn mesh_exact_collides_mesh_backed_sdf_geoms_and_leaves_plugins_to_mujocos_path() {
     let contacts = |scene: &str, mesh: &str| -> serde_json::Value {
         let out = collide()

@@ -53,15 +53,16 @@
 //! "no contact" never comes from the cache.
 //!
 //! # Storage
-//! A two-way set-associative table, sized, hashed and shared out as the separation cache's
-//! (`separation.rs`): a new pair whose two slots hold other pairs overwrites the first. A slot
+//! A two-way set-associative table, sized and hashed as the separation cache's
+//! (`separation.rs`): a pair lives in one of the two slots of its set ([`way`]), and a new
+//! pair whose two slots hold other pairs overwrites the first. A slot
 //! is 256 bytes (the surface at most [`SURFACE_VERTS`] vertices and [`SURFACE_FACES`] faces).
 //! Nothing allocates after construction; a batch keeps one smaller table per world
 //! ([`crate::Collider::world_cache`]).
 
 use glam::DVec3;
 
-use super::separation::{pair_slot, table_len, table_shift, way, EMPTY, SLOTS_PER_GEOM};
+use super::separation::{pair_slot, table_len, table_shift, EMPTY, SLOTS_PER_GEOM};
 use super::support::{Object, Vertex};
 use crate::model::{GeomType, Model};
 
@@ -175,6 +176,25 @@ impl TouchingCache {
             entry: &mut self.slots[i],
             key,
         })
+    }
+}
+
+/// Of the two slots of `key`'s set (`i`, from [`pair_slot`], and `i ^ 1`), the one holding it,
+/// else the first empty one, else `i` (the pair there is evicted when `key` is stored).
+/// `key_at(k)` is slot `k`'s key.
+#[inline]
+fn way(i: usize, key: u64, key_at: impl Fn(usize) -> u64) -> usize {
+    // (the first slot alone in the common case: the pair is there)
+    let ki = key_at(i);
+    if ki == key {
+        return i;
+    }
+    let j = i ^ 1;
+    let kj = key_at(j);
+    if kj == key || (ki != EMPTY && kj == EMPTY) {
+        j
+    } else {
+        i
     }
 }
 
@@ -320,4 +340,33 @@ pub(super) fn enclosing_tetrahedron(
         };
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_pairs_of_one_set_are_both_kept_and_a_third_evicts_the_first_slot() {
+        let mut keys = [EMPTY; 8];
+        let store = |keys: &mut [u64; 8], i: usize, key: u64| {
+            let k = way(i, key, |k| keys[k]);
+            keys[k] = key;
+            k
+        };
+        // slots 4 and 5 form a set: a pair hashed to either slot goes to the first free one
+        assert_eq!(store(&mut keys, 5, 10), 5);
+        assert_eq!(store(&mut keys, 5, 11), 4);
+        // both are found again, wherever they were put
+        assert_eq!(way(5, 10, |k| keys[k]), 5);
+        assert_eq!(way(5, 11, |k| keys[k]), 4);
+        assert_eq!(way(4, 10, |k| keys[k]), 5);
+        // a third pair of the set takes its first slot; the pair in the other one stays
+        assert_eq!(store(&mut keys, 4, 12), 4);
+        assert_eq!(keys[5], 10);
+        // a freed slot is reused before an occupied one is evicted
+        keys[4] = EMPTY;
+        assert_eq!(store(&mut keys, 5, 13), 4);
+        assert_eq!(keys[5], 10);
+    }
 }

@@ -40,10 +40,10 @@
 //! (checked once per geom; the compiler centres meshes, so this holds for compiled models).
 //!
 //! # Storage
-//! A two-way set-associative table of a power of two of slots, sized from the model, keyed by
-//! the geom pair: a pair lives in one of the two slots of its set ([`way`]), and a new pair
-//! whose two slots are taken by others overwrites the first. Nothing allocates after
-//! construction.
+//! A direct-mapped table of a power of two of slots, sized from the model, keyed by the geom
+//! pair; a pair hashed to an occupied slot overwrites it. Nothing allocates after
+//! construction. (Unlike the touching cache's, a second way measured more instructions than the
+//! hits it adds save: the lookup runs for every convex pair, and a hit saves only a GJK run.)
 
 use glam::DVec3;
 
@@ -155,11 +155,10 @@ impl SeparationCache {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
-    /// The slot of pair `(g1, g2)` (see [`way`]) and its key (`None` for an empty table).
+    /// The slot of pair `(g1, g2)` and its key (`None` for an empty table).
     #[inline]
     fn slot(&self, g1: usize, g2: usize) -> Option<(usize, u64)> {
-        let (i, key) = pair_slot(self.slots.len(), self.shift, g1, g2)?;
-        Some((way(i, key, |k| self.slots[k].key), key))
+        pair_slot(self.slots.len(), self.shift, g1, g2)
     }
 
     /// True when the cached direction of pair `(g1, g2)` proves that the native solver reports
@@ -305,22 +304,8 @@ impl SeparationCache {
     }
 }
 
-/// Of the two slots of `key`'s set (`i`, from [`pair_slot`], and `i ^ 1`), the one holding it,
-/// else the first empty one, else `i` (the pair there is evicted when `key` is stored).
-/// `key_at(k)` is slot `k`'s key.
-#[inline]
-pub(super) fn way(i: usize, key: u64, key_at: impl Fn(usize) -> u64) -> usize {
-    let j = i ^ 1;
-    let (ki, kj) = (key_at(i), key_at(j));
-    if ki == key || (kj != key && ki == EMPTY) || (kj != key && kj != EMPTY) {
-        i
-    } else {
-        j
-    }
-}
-
-/// Slots of a two-way set-associative per-pair table for `n` eligible geoms at `per_geom`
-/// slots each: a power of two (at least 2), 0 when no pair can be cached or `per_geom` is 0.
+/// Slots of a per-pair table for `n` eligible geoms at `per_geom` slots each: a power of two
+/// (at least 2), 0 when no pair can be cached or `per_geom` is 0.
 pub(super) fn table_len(n: usize, per_geom: usize) -> usize {
     if n < 2 || per_geom == 0 {
         0
@@ -496,29 +481,5 @@ mod tests {
             0.0, 0.0, 1.5
         ))));
         assert!(!hull_contains_origin(&ConvexHull::default()));
-    }
-
-    #[test]
-    fn two_pairs_of_one_set_are_both_kept_and_a_third_evicts_the_first_slot() {
-        let mut keys = [EMPTY; 8];
-        let store = |keys: &mut [u64; 8], i: usize, key: u64| {
-            let k = way(i, key, |k| keys[k]);
-            keys[k] = key;
-            k
-        };
-        // slots 4 and 5 form a set: a pair hashed to either slot goes to the first free one
-        assert_eq!(store(&mut keys, 5, 10), 5);
-        assert_eq!(store(&mut keys, 5, 11), 4);
-        // both are found again, wherever they were put
-        assert_eq!(way(5, 10, |k| keys[k]), 5);
-        assert_eq!(way(5, 11, |k| keys[k]), 4);
-        assert_eq!(way(4, 10, |k| keys[k]), 5);
-        // a third pair of the set takes its first slot; the pair in the other one stays
-        assert_eq!(store(&mut keys, 4, 12), 4);
-        assert_eq!(keys[5], 10);
-        // a freed slot is reused before an occupied one is evicted
-        keys[4] = EMPTY;
-        assert_eq!(store(&mut keys, 5, 13), 4);
-        assert_eq!(keys[5], 10);
     }
 }
