@@ -163,7 +163,8 @@ def sec_worlds(w):
             ("2", f"{w['us_2threads']:.3f}", f"{1e6 / w['us_2threads']:,.0f}",
              f"**{w['speedup']:.2f}**")]
     return (f"`collide bench --worlds {w['worlds']}` on `{w['model']}` (humanoid on a floor, "
-            f"{w['contacts_per_world']:.1f} contacts per world), `RAYON_NUM_THREADS` = 1 and 2, "
+            f"{w['contacts_per_world']:.1f} contacts per world; world w at call i in recorded "
+            f"state w + i, each world keeping its own cache), `RAYON_NUM_THREADS` = 1 and 2, "
             f"best of {w['repeat']} alternating runs.\n\n"
             + table(["threads", "µs per world", "world-states per second", "speed-up"], rows))
 

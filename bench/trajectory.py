@@ -117,6 +117,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="threads of the conformance check")
     ap.add_argument("--min-seconds", type=float, default=0.3)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--keep", type=Path,
+                    help="also write each scene's trajectory states here (NAME with / as __, "
+                         "as `STATES_DIR=DIR bash bench/instructions.sh` reads them)")
     ap.add_argument("--exe", type=Path, default=ROOT / "target" / "dist" / "collide")
     args = ap.parse_args()
     corpus = {e["name"]: e for e in json.loads((CONF / "corpus.json").read_text())["models"]}
@@ -138,6 +141,9 @@ def main() -> None:
             flat = [{"qpos": q.tolist()} for q in traj.reshape(-1, mjm.nq)]
             sj = Path(tmp) / "states.json"
             sj.write_text(json.dumps({"states": flat}))
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                (args.keep / (name.replace("/", "__") + ".json")).write_text(sj.read_text())
             st = Path(tmp) / "states.txt"
             st.write_text(states_txt(mjm, flat))
             mj, warm, cold, bwarm, bcold = [], [], [], [], []
