@@ -177,6 +177,12 @@ def test_bad_nthread(humanoid: collide.Model, n: object) -> None:
         collide.Collider(humanoid, n)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("w", ["yes", 1, None])
+def test_warm_start_must_be_a_bool(humanoid: collide.Model, w: object) -> None:
+    with pytest.raises(TypeError):
+        collide.Collider(humanoid, 1, warm_start=w)  # type: ignore[arg-type]
+
+
 def test_collider_of_something_else() -> None:
     with pytest.raises(collide.InputError, match="collide.Model"):
         collide.Collider(str(HUMANOID))  # type: ignore[arg-type]
