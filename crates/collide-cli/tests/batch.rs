@@ -162,23 +162,18 @@ fn batched_worlds_continue_their_own_history_as_one_collider_per_world_would() {
     let (nworld, ncall) = (5, 7);
     let (one, stats) = batch_over_calls(&model, &states, nworld, ncall, 1, None);
     let (two, _) = batch_over_calls(&model, &states, nworld, ncall, 2, None);
-    // one collider per world, fed that world's states in order, with tables of the batch's
-    // size (which pairs a table keeps decides which are warm-started, and a
-    // warm-started contact can differ from a cold one in the last bits)
-    let mut colliders: Vec<(Collider, collide::WorldCache)> = (0..nworld)
-        .map(|_| {
-            let c = Collider::new(&model).expect("collider");
-            let cache = c.world_cache(collide::batch::WORLD_SLOTS_PER_GEOM);
-            (c, cache)
-        })
+    // one collider per world, fed that world's states in order (five worlds fit the batch's
+    // memory budget with tables of a collider's own size)
+    let mut colliders: Vec<Collider> = (0..nworld)
+        .map(|_| Collider::new(&model).expect("collider"))
         .collect();
     let mut poses = Poses::new(&model);
     let mut out = Vec::new();
     for t in 0..ncall {
-        for (w, (collider, cache)) in colliders.iter_mut().enumerate() {
+        for (w, collider) in colliders.iter_mut().enumerate() {
             let q = &states[(w + t) % states.len()];
             collide::forward_kinematics(&model, q, None, &mut poses).expect("kinematics");
-            collider.detect_view_in(&poses.view(), &mut out, cache);
+            collider.detect(&poses, &mut out);
             assert!(!out.is_empty());
             assert_eq!(bits(&out), bits(&one[t][w]), "call {t} world {w}, 1 thread");
             assert_eq!(
@@ -198,6 +193,35 @@ fn batched_worlds_continue_their_own_history_as_one_collider_per_world_would() {
         proofs > 0 && skips > 0,
         "proofs {proofs}, separation skips {skips}"
     );
+}
+
+#[test]
+fn worlds_beyond_the_memory_budget_get_smaller_tables_and_stay_deterministic() {
+    // enough worlds that a world's tables must shrink below a collider's own to fit the budget
+    let (model, states) = scene("mesh_pile_steady");
+    let probe = Collider::new(&model).expect("collider");
+    let full = probe
+        .world_cache(collide::batch::WORLD_SLOTS_PER_GEOM)
+        .bytes();
+    let nworld = collide::batch::WORLD_CACHE_BUDGET / full + 1;
+    let (one, stats) = batch_over_calls(&model, &states, nworld, 2, 1, None);
+    let (two, _) = batch_over_calls(&model, &states, nworld, 2, 2, None);
+    for t in 0..2 {
+        for w in 0..nworld {
+            assert_eq!(bits(&one[t][w]), bits(&two[t][w]), "call {t} world {w}");
+        }
+    }
+    assert!(stats[1].warm_starts > 0);
+    let mut batch = BatchCollider::new(&model).expect("collider");
+    let mut poses = BatchPoses::new(&model, nworld);
+    let qpos: Vec<f64> = (0..nworld)
+        .flat_map(|w| states[w % states.len()].clone())
+        .collect();
+    poses.compute(&model, &qpos).expect("kinematics");
+    batch.detect(&poses, &mut vec![Vec::new(); nworld]);
+    let bytes = batch.cache_bytes();
+    assert!(bytes <= collide::batch::WORLD_CACHE_BUDGET, "{bytes}");
+    assert!(bytes > collide::batch::WORLD_CACHE_BUDGET / 4, "{bytes}");
 }
 
 #[test]

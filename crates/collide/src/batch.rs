@@ -108,13 +108,14 @@ impl BatchPoses {
 }
 
 /// Memory (bytes) the per-world caches of a batch may take in all: worlds added by a call get
-/// the largest tables (at most [`WORLD_SLOTS_PER_GEOM`] per geom, halved as needed) under which
-/// that call's worlds fit; beyond it they remember nothing.
+/// the largest tables ([`WORLD_SLOTS_PER_GEOM`] slots per geom, halved as needed) under which
+/// that call's worlds fit; below one slot per geom they remember nothing.
 pub const WORLD_CACHE_BUDGET: usize = 128 << 20;
 
-/// Touching-cache slots per box or mesh geom of one world's cache (twice as many separation-cache
-/// slots per convex geom; see [`Collider::world_cache`]).
-pub const WORLD_SLOTS_PER_GEOM: usize = 4;
+/// Slots per geom of one world's tables when the batch fits [`WORLD_CACHE_BUDGET`]: those of a
+/// collider's own tables, so that each world is then detected bit for bit as by its own
+/// [`Collider`] (see [`Collider::world_cache`]).
+pub const WORLD_SLOTS_PER_GEOM: usize = 32;
 
 /// One [`WorldCache`] per world index of a batch, kept across calls (a world `i` of the next call
 /// continues world `i` of this one).

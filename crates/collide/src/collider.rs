@@ -422,13 +422,16 @@ impl<'m> Collider<'m> {
         &self.unsupported
     }
 
-    /// An empty [`WorldCache`] for one world of this collider's model: `per_geom` touching-cache
-    /// slots per box or mesh geom (none without [`ColliderOptions::warm_start`]) and twice as
-    /// many separation-cache slots per convex geom, each table rounded up to a power of two (a
-    /// collider's own tables have 32 per geom); 0 gives a cache that remembers nothing.
+    /// An empty [`WorldCache`] for one world of this collider's model: `per_geom` separation-cache
+    /// slots per convex geom and as many touching-cache slots per box or mesh geom (none without
+    /// [`ColliderOptions::warm_start`]), each table rounded up to a power of two; 0 gives a cache
+    /// that remembers nothing. With a collider's own size (32,
+    /// [`crate::batch::WORLD_SLOTS_PER_GEOM`]) a world detected through it gets the contacts its
+    /// own collider would; with smaller tables, which pairs a table keeps (and so which are
+    /// warm-started, which can change the last bits) can differ.
     pub fn world_cache(&self, per_geom: usize) -> WorldCache {
         WorldCache {
-            separation: self.separation.world_table(2 * per_geom),
+            separation: self.separation.world_table(per_geom),
             touching: if self.options.warm_start {
                 TouchingCache::with_slots_per_geom(self.model, per_geom)
             } else {
