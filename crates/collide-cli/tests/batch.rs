@@ -245,3 +245,26 @@ fn batch_reset_forgets_every_worlds_history() {
     }
     assert!(stats[3].warm_starts > 0);
 }
+
+#[test]
+fn world_caches_hold_no_table_where_no_pair_reaches_the_convex_solver() {
+    // capsules, spheres and a plane (all analytic) and boxes alone (box-box is analytic): the
+    // worlds keep nothing; meshes and ellipsoids do
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance");
+    let humanoid =
+        collide_mjcf::load_file(dir.join("corpus/dm_control/suite/humanoid.xml")).expect("loads");
+    for (name, model, expect_tables) in [
+        ("humanoid", humanoid, false),
+        ("box_pile", scene("box_pile").0, false),
+        ("ellipsoid_pile_100", scene("ellipsoid_pile_100").0, true),
+        ("mesh_pile_steady", scene("mesh_pile_steady").0, true),
+    ] {
+        let nworld = 3;
+        let qpos: Vec<f64> = (0..nworld).flat_map(|_| model.qpos0.clone()).collect();
+        let mut poses = BatchPoses::new(&model, nworld);
+        poses.compute(&model, &qpos).expect("kinematics");
+        let mut batch = BatchCollider::new(&model).expect("collider");
+        batch.detect(&poses, &mut vec![Vec::new(); nworld]);
+        assert_eq!(batch.cache_bytes() > 0, expect_tables, "{name}");
+    }
+}

@@ -62,7 +62,9 @@
 
 use glam::DVec3;
 
-use super::separation::{pair_slot, table_len, table_shift, EMPTY, SLOTS_PER_GEOM};
+use super::separation::{
+    meets_convex_solver, pair_slot, table_len, table_shift, EMPTY, SLOTS_PER_GEOM,
+};
 use super::support::{Object, Vertex};
 use crate::model::{GeomType, Model};
 
@@ -135,10 +137,16 @@ impl TouchingCache {
         TouchingCache::with_slots_per_geom(model, SLOTS_PER_GEOM)
     }
 
-    /// An empty cache of `per_geom` slots per box or mesh geom (rounded up to a power of two;
-    /// none for 0), e.g. for one world of a batch.
+    /// An empty cache of `per_geom` slots per box or mesh geom that can meet another through the
+    /// convex solver (rounded up to a power of two; none for 0, or for boxes without meshes,
+    /// whose pairs are analytic), e.g. for one world of a batch.
     pub fn with_slots_per_geom(model: &Model, per_geom: usize) -> TouchingCache {
-        let n = model.geom_type.iter().filter(|&&t| is_polytope(t)).count();
+        let meets = meets_convex_solver(model, is_polytope);
+        let n = model
+            .geom_type
+            .iter()
+            .filter(|&&t| is_polytope(t) && meets(t))
+            .count();
         let len = table_len(n, per_geom);
         TouchingCache {
             slots: vec![

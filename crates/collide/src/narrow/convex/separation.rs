@@ -51,6 +51,7 @@ use super::mpr::extrema_bucket;
 use super::support::{core_radius, is_round};
 use super::{ConvexGeom, Separation};
 use crate::model::{ConvexHull, GeomType, Model};
+use crate::narrow::{dispatch, Dispatch};
 
 /// Relative slack of the separation test (see the module docs).
 pub const SLACK: f64 = 1e-9;
@@ -117,9 +118,19 @@ pub struct SeparationCache {
 }
 
 impl SeparationCache {
-    /// An empty cache for `model`'s geoms.
+    /// An empty cache for `model`'s geoms (only those that can meet the convex solver get
+    /// slots: a humanoid of capsules and spheres has none).
     pub fn new(model: &Model) -> SeparationCache {
-        let eligible: Vec<Eligible> = (0..model.ngeom()).map(|g| eligibility(model, g)).collect();
+        let meets = meets_convex_solver(model, |_| true);
+        let eligible: Vec<Eligible> = (0..model.ngeom())
+            .map(|g| {
+                if meets(model.geom_type[g]) {
+                    eligibility(model, g)
+                } else {
+                    Eligible::No
+                }
+            })
+            .collect();
         let nslot = table_len(
             eligible.iter().filter(|&&e| e != Eligible::No).count(),
             SLOTS_PER_GEOM,
@@ -301,6 +312,27 @@ impl SeparationCache {
                 }
             }
         }
+    }
+}
+
+/// Whether a geom of a given type can reach the convex solver against a geom of `model` whose
+/// type passes `partner`: their pair dispatches to it, or to an sdf path that the exact mesh
+/// path may send there. Tables are sized for these geoms only.
+pub(super) fn meets_convex_solver(
+    model: &Model,
+    partner: impl Fn(GeomType) -> bool,
+) -> impl Fn(GeomType) -> bool {
+    let mut present: Vec<GeomType> = model.geom_type.clone();
+    present.sort();
+    present.dedup();
+    present.retain(|&u| partner(u));
+    move |t: GeomType| {
+        present.iter().any(|&u| {
+            matches!(
+                dispatch(t.min(u), t.max(u)),
+                Dispatch::Convex | Dispatch::Sdf | Dispatch::MeshSdf
+            )
+        })
     }
 }
 
