@@ -200,9 +200,10 @@ fn worlds_beyond_the_memory_budget_get_smaller_tables_and_stay_deterministic() {
     // enough worlds that a world's tables must shrink below a collider's own to fit the budget
     let (model, states) = scene("mesh_pile_steady");
     let probe = Collider::new(&model).expect("collider");
-    let full = probe
-        .world_cache(collide::batch::WORLD_SLOTS_PER_GEOM)
-        .bytes();
+    let full = probe.world_cache_bytes(collide::batch::WORLD_SLOTS_PER_GEOM);
+    for per in [32, 16, 1, 0] {
+        assert_eq!(probe.world_cache_bytes(per), probe.world_cache(per).bytes());
+    }
     let nworld = collide::batch::WORLD_CACHE_BUDGET / full + 1;
     let (one, stats) = batch_over_calls(&model, &states, nworld, 2, 1, None);
     let (two, _) = batch_over_calls(&model, &states, nworld, 2, 2, None);
@@ -267,4 +268,40 @@ fn world_caches_hold_no_table_where_no_pair_reaches_the_convex_solver() {
         batch.detect(&poses, &mut vec![Vec::new(); nworld]);
         assert_eq!(batch.cache_bytes() > 0, expect_tables, "{name}");
     }
+}
+
+#[test]
+fn a_world_cache_of_another_model_is_ignored() {
+    // two caches take the bin through its states; one is then handed to the pile's collider.
+    // The pile's calls are plain detections (the bin's cached support values must not prove
+    // pile pairs apart), and the cache comes back as it was: its next bin call warm-starts as
+    // the other cache's does
+    let (bin, bin_states) = scene("mesh_bin");
+    let (pile, pile_states) = scene("mesh_pile_steady");
+    let mut bin_collider = Collider::new(&bin).expect("collider");
+    let per = collide::batch::WORLD_SLOTS_PER_GEOM;
+    let (mut lent, mut kept) = (bin_collider.world_cache(per), bin_collider.world_cache(per));
+    let mut poses = Poses::new(&bin);
+    let mut out = Vec::new();
+    for q in &bin_states {
+        collide::forward_kinematics(&bin, q, None, &mut poses).expect("kinematics");
+        bin_collider.detect_view_in(&poses.view(), &mut out, &mut lent);
+        bin_collider.detect_view_in(&poses.view(), &mut out, &mut kept);
+    }
+    let mut pile_collider = Collider::new(&pile).expect("collider");
+    let mut fresh = Collider::new(&pile).expect("collider");
+    let mut pile_poses = Poses::new(&pile);
+    let mut expected = Vec::new();
+    for q in &pile_states {
+        collide::forward_kinematics(&pile, q, None, &mut pile_poses).expect("kinematics");
+        pile_collider.detect_view_in(&pile_poses.view(), &mut out, &mut lent);
+        fresh.detect(&pile_poses, &mut expected);
+        assert_eq!(bits(&out), bits(&expected));
+    }
+    collide::forward_kinematics(&bin, &bin_states[0], None, &mut poses).expect("kinematics");
+    let a = bin_collider.detect_view_in(&poses.view(), &mut out, &mut lent);
+    let b = bin_collider.detect_view_in(&poses.view(), &mut expected, &mut kept);
+    assert!(b.warm_starts > 0);
+    assert_eq!(a, b);
+    assert_eq!(bits(&out), bits(&expected));
 }

@@ -207,29 +207,30 @@ fn closed_stdout_pipe_ends_quietly_instead_of_panicking() {
     assert!(out.status.success(), "{:?} {stderr}", out.status);
 }
 
+/// Warm starts per state that `collide bench` on the resting bin reports with `args`: the
+/// number after `marker` on its statistics line.
+fn bin_warm_starts(args: &[&str], marker: &str) -> f64 {
+    let out = collide()
+        .arg("bench")
+        .arg(conformance().join("corpus/scenes/mesh_bin.xml"))
+        .arg("--states")
+        .arg(conformance().join("states/scenes__mesh_bin.json"))
+        .args(args)
+        .run_ok();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let after = text
+        .lines()
+        .find_map(|l| l.split(marker).nth(1))
+        .unwrap_or_else(|| panic!("{text}"));
+    after.split_whitespace().next().unwrap().parse().unwrap()
+}
+
 #[test]
 fn bench_no_warm_start_solves_every_touching_pair_from_scratch() {
     // a bin of object meshes at rest: with warm starts (the default) most touching pairs start
-    // EPA from the last tetrahedron; with --no-warm-start none does
-    let scene = conformance().join("corpus/scenes/mesh_bin.xml");
-    let states = conformance().join("states/scenes__mesh_bin.json");
-    let warm_starts = |extra: &[&str]| -> f64 {
-        let out = collide()
-            .arg("bench")
-            .arg(&scene)
-            .arg("--states")
-            .arg(&states)
-            .args(["--iters", "2"])
-            .args(extra)
-            .run_ok();
-        let text = String::from_utf8(out.stdout).unwrap();
-        let line = text
-            .lines()
-            .find(|l| l.contains("touching cache:"))
-            .unwrap_or_else(|| panic!("{text}"));
-        let n = line.split("touching cache: ").nth(1).unwrap();
-        n.split_whitespace().next().unwrap().parse().unwrap()
-    };
+    // from the last call; with --no-warm-start none does
+    let warm_starts =
+        |extra: &[&str]| bin_warm_starts(&[&["--iters", "2"], extra].concat(), "touching cache: ");
     assert!(warm_starts(&[]) > 10.0);
     assert_eq!(warm_starts(&["--no-warm-start"]), 0.0);
 }
@@ -238,24 +239,9 @@ fn bench_no_warm_start_solves_every_touching_pair_from_scratch() {
 fn bench_worlds_warm_start_each_world_from_its_own_previous_state() {
     // three worlds of the resting bin, each stepping through the recorded states: from the
     // second call on, every world starts its touching pairs from its own previous call
-    let scene = conformance().join("corpus/scenes/mesh_bin.xml");
-    let states = conformance().join("states/scenes__mesh_bin.json");
-    let warm_starts = |extra: &[&str]| -> f64 {
-        let out = collide()
-            .arg("bench")
-            .arg(&scene)
-            .arg("--states")
-            .arg(&states)
-            .args(["--worlds", "3", "--iters", "6"])
-            .args(extra)
-            .run_ok();
-        let text = String::from_utf8(out.stdout).unwrap();
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("per world-state:"))
-            .unwrap_or_else(|| panic!("{text}"));
-        let n = line.split("separation skips, ").nth(1).unwrap();
-        n.split_whitespace().next().unwrap().parse().unwrap()
+    let warm_starts = |extra: &[&str]| {
+        let args = [&["--worlds", "3", "--iters", "6"], extra].concat();
+        bin_warm_starts(&args, "separation skips, ")
     };
     assert!(warm_starts(&[]) > 10.0);
     assert_eq!(warm_starts(&["--no-warm-start"]), 0.0);

@@ -135,7 +135,7 @@ impl WorldCaches {
     pub fn prepare(&mut self, collider: &Collider, nworld: usize) -> &mut [WorldCache] {
         if self.caches.len() < nworld {
             let mut per = WORLD_SLOTS_PER_GEOM;
-            while per > 0 && collider.world_cache(per).bytes() * nworld > WORLD_CACHE_BUDGET {
+            while per > 0 && collider.world_cache_bytes(per) * nworld > WORLD_CACHE_BUDGET {
                 per /= 2;
             }
             self.caches

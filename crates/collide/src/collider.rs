@@ -212,6 +212,8 @@ pub struct Collider<'m> {
 pub struct WorldCache {
     separation: SeparationCache,
     touching: TouchingCache,
+    /// Address of the model it was made for (its entries name that model's geoms and features).
+    model: usize,
 }
 
 impl WorldCache {
@@ -430,27 +432,35 @@ impl<'m> Collider<'m> {
     /// own collider would; with smaller tables, which pairs a table keeps (and so which are
     /// warm-started, which can change the last bits) can differ.
     pub fn world_cache(&self, per_geom: usize) -> WorldCache {
+        // (a disabled touching cache gives disabled world tables)
         WorldCache {
             separation: self.separation.world_table(per_geom),
-            touching: if self.options.warm_start {
-                TouchingCache::with_slots_per_geom(self.model, per_geom)
-            } else {
-                TouchingCache::disabled()
-            },
+            touching: self.touching.world_table(per_geom),
+            model: self.model as *const Model as usize,
         }
+    }
+
+    /// [`WorldCache::bytes`] of [`Collider::world_cache`]`(per_geom)`, without making it.
+    pub fn world_cache_bytes(&self, per_geom: usize) -> usize {
+        self.separation.world_table_bytes(per_geom) + self.touching.world_table_bytes(per_geom)
     }
 
     /// [`Collider::detect_view`] with `cache` (made by [`Collider::world_cache`] of a collider of
     /// the same model and options) in place of the collider's own memory of earlier calls: the
     /// call starts from what `cache` kept of that world's earlier calls and leaves this call's
     /// there, so the contacts of a world depend on its own history only, whichever collider
-    /// detects it (see [`crate::BatchCollider`]).
+    /// detects it (see [`crate::BatchCollider`]). A cache made for another model is left alone
+    /// (its cached support values belong to other shapes): the call is then
+    /// [`Collider::detect_view`].
     pub fn detect_view_in(
         &mut self,
         poses: &PoseView,
         out: &mut Vec<Contact>,
         cache: &mut WorldCache,
     ) -> Stats {
+        if cache.model != self.model as *const Model as usize {
+            return self.detect_view(poses, out);
+        }
         self.swap_cache(cache);
         let stats = self.detect_view(poses, out);
         self.swap_cache(cache);

@@ -122,6 +122,9 @@ struct Entry {
 pub struct TouchingCache {
     slots: Vec<Entry>,
     shift: u32,
+    /// Box and mesh geoms the table is sized for: those that can meet another through the
+    /// convex solver (0 when disabled).
+    geoms: usize,
 }
 
 /// Geom types whose feature ids name points: box corners and mesh hull vertices (a mesh without
@@ -132,22 +135,20 @@ pub(crate) fn is_polytope(t: GeomType) -> bool {
 }
 
 impl TouchingCache {
-    /// An empty cache for `model`'s geoms.
+    /// An empty cache for `model`'s box and mesh geoms that can meet another through the convex
+    /// solver (none for boxes without meshes, whose pairs are analytic).
     pub fn new(model: &Model) -> TouchingCache {
-        TouchingCache::with_slots_per_geom(model, SLOTS_PER_GEOM)
-    }
-
-    /// An empty cache of `per_geom` slots per box or mesh geom that can meet another through the
-    /// convex solver (rounded up to a power of two; none for 0, or for boxes without meshes,
-    /// whose pairs are analytic), e.g. for one world of a batch.
-    pub fn with_slots_per_geom(model: &Model, per_geom: usize) -> TouchingCache {
         let meets = meets_convex_solver(model, is_polytope);
-        let n = model
+        let geoms = model
             .geom_type
             .iter()
             .filter(|&&t| is_polytope(t) && meets(t))
             .count();
-        let len = table_len(n, per_geom);
+        TouchingCache::sized(geoms, SLOTS_PER_GEOM)
+    }
+
+    fn sized(geoms: usize, per_geom: usize) -> TouchingCache {
+        let len = table_len(geoms, per_geom);
         TouchingCache {
             slots: vec![
                 Entry {
@@ -158,7 +159,19 @@ impl TouchingCache {
                 len
             ],
             shift: table_shift(len),
+            geoms,
         }
+    }
+
+    /// An empty cache for the same geoms with `per_geom` slots each (rounded up to a power of
+    /// two; none for 0), for one world of a batch; nothing for a disabled cache.
+    pub fn world_table(&self, per_geom: usize) -> TouchingCache {
+        TouchingCache::sized(self.geoms, per_geom)
+    }
+
+    /// Bytes [`TouchingCache::world_table`] would hold, without making it.
+    pub fn world_table_bytes(&self, per_geom: usize) -> usize {
+        table_len(self.geoms, per_geom) * std::mem::size_of::<Entry>()
     }
 
     /// Bytes held by the table.
@@ -166,13 +179,9 @@ impl TouchingCache {
         self.slots.len() * std::mem::size_of::<Entry>()
     }
 
-    /// A cache that never holds anything (for colliders whose consecutive calls are unrelated
-    /// worlds, see [`crate::BatchCollider`]).
+    /// A cache that never holds anything (for colliders without warm starts).
     pub fn disabled() -> TouchingCache {
-        TouchingCache {
-            slots: Vec::new(),
-            shift: table_shift(0),
-        }
+        TouchingCache::sized(0, 0)
     }
 
     /// The slot of pair `(g1, g2)` (both [`is_polytope`]); `None` when the cache is disabled.

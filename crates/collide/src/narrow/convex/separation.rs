@@ -146,13 +146,25 @@ impl SeparationCache {
     /// for 0), for one world of a batch: it holds no per-geom data, so it serves only through
     /// [`SeparationCache::swap_table`] with the cache it was made from.
     pub fn world_table(&self, per_geom: usize) -> SeparationCache {
-        let n = self.eligible.iter().filter(|&&e| e != Eligible::No).count();
-        let nslot = table_len(n, per_geom);
+        let nslot = self.world_len(per_geom);
         SeparationCache {
             slots: vec![EMPTY_SLOT; nslot],
             shift: table_shift(nslot),
             eligible: Vec::new(),
         }
+    }
+
+    /// Slots of [`SeparationCache::world_table`].
+    fn world_len(&self, per_geom: usize) -> usize {
+        table_len(
+            self.eligible.iter().filter(|&&e| e != Eligible::No).count(),
+            per_geom,
+        )
+    }
+
+    /// Bytes [`SeparationCache::world_table`] would hold, without making it.
+    pub fn world_table_bytes(&self, per_geom: usize) -> usize {
+        self.world_len(per_geom) * std::mem::size_of::<Slot>()
     }
 
     /// Exchanges the tables of two caches of one model (see [`SeparationCache::world_table`]).
