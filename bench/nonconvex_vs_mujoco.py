@@ -2,8 +2,10 @@
 `<geom type="sdf" mesh="…"/>`, which MuJoCo >= 3.3.5 compiles into an octree SDF without a
 plugin; gradient descent from `sdf_initpoints` Halton starts) against collide's exact mesh path
 (`collide bench MODEL --mesh exact`, the same meshes as `type="mesh"`), on scenes generated
-here: a torus on a rod, a ball in a bowl, a pile of tori and mugs overlapping by up to 14 mm,
-and the same pile at rest (settled by MuJoCo's own sdf simulation, states kept in
+here: the scenes of the exact path's analytic tests (a torus on a rod, a ball in a bowl, a box
+sliding on a finely triangulated slab, two crossed bars touching edge to edge, a peg in a hole
+pressed against its wall), a pile of tori and mugs overlapping by up to 14 mm, and the same pile
+at rest (settled by MuJoCo's own sdf simulation, states kept in
 bench/nonconvex_pile_resting.json; delete it to settle again). Two corpus scenes are timed as
 they are: `scenes/sdf_nut_bolt` and `scenes/sdf_gears` (MuJoCo's sdf plugins, timed from
 Python since the C timer loads no plugins; about 1 µs per call of overhead) against the same
@@ -83,6 +85,81 @@ def mug(radius, height, wall, n):
     return revolve(prof, n)
 
 
+def quad(a, b, c, d, vert, normal):
+    """The quad `a b c d` (vertex indices into `vert`, a convex polygon in this order) as two
+    triangles wound so that their normals point along `normal`."""
+    pa, pb, pc = (np.asarray(vert[i], dtype=float) for i in (a, b, c))
+    if np.dot(np.cross(pb - pa, pc - pa), normal) < 0:
+        return [(a, d, c), (a, c, b)]
+    return [(a, b, c), (a, c, d)]
+
+
+def grid_box(half, n):
+    """A closed box `[-half, half]` whose faces are grids of `n[axis]` cells along each axis (two
+    triangles per cell, alternating diagonals), outward winding."""
+    index, vert, face = {}, [], []
+
+    def vid(c):
+        if c not in index:
+            index[c] = len(vert)
+            vert.append(tuple(-half[k] + 2 * half[k] * c[k] / n[k] for k in range(3)))
+        return index[c]
+
+    for axis in range(3):
+        a, b = (axis + 1) % 3, (axis + 2) % 3
+        for side in (0, n[axis]):
+            normal = np.zeros(3)
+            normal[axis] = 1.0 if side else -1.0
+            for u in range(n[a]):
+                for w in range(n[b]):
+                    def at(du, dw):
+                        c = [0, 0, 0]
+                        c[axis], c[a], c[b] = side, u + du, w + dw
+                        return vid(tuple(c))
+                    q = [at(0, 0), at(1, 0), at(1, 1), at(0, 1)]
+                    if (u + w) % 2:
+                        q = q[1:] + q[:1]
+                    face += quad(*q, vert, normal)
+    return np.array(vert), np.array(face)
+
+
+def plate_with_hole(outer, inner, half_t):
+    """A square plate `[-outer, outer]² × [-half_t, half_t]` with a square hole
+    `[-inner, inner]²` through it along z (the Rust tests' `plate_with_hole`)."""
+    sq = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    vert, v = [], {}
+    for zi, z in enumerate((half_t, -half_t)):
+        for ri, r in enumerate((outer, inner)):
+            for k, (x, y) in enumerate(sq):
+                v[zi, ri, k] = len(vert)
+                vert.append((x * r, y * r, z))
+
+    def horizontal(ids):
+        c = np.mean([vert[i] for i in ids], axis=0)
+        return (np.sign(c[0]), 0, 0) if abs(c[0]) > abs(c[1]) else (0, np.sign(c[1]), 0)
+
+    face = []
+    for k in range(4):
+        k2 = (k + 1) % 4
+        face += quad(v[0, 0, k], v[0, 0, k2], v[0, 1, k2], v[0, 1, k], vert, (0, 0, 1))
+        face += quad(v[1, 0, k], v[1, 0, k2], v[1, 1, k2], v[1, 1, k], vert, (0, 0, -1))
+        ids = (v[0, 0, k], v[0, 0, k2], v[1, 0, k2], v[1, 0, k])
+        face += quad(*ids, vert, horizontal(ids))
+        ids = (v[0, 1, k], v[0, 1, k2], v[1, 1, k2], v[1, 1, k])
+        face += quad(*ids, vert, -np.array(horizontal(ids)))
+    return np.array(vert, dtype=float), np.array(face)
+
+
+def quat_zx(yaw, roll):
+    """The quaternion (w, x, y, z) of a turn by `yaw` about z after `roll` about x."""
+    qz = np.array([math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)])
+    qx = np.array([math.cos(roll / 2), math.sin(roll / 2), 0, 0])
+    w1, x1, y1, z1 = qz
+    w2, x2, y2, z2 = qx
+    return [w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2]
+
+
 def mesh_xml(name, v, f):
     vs = " ".join(f"{x:.9g}" for x in v.ravel())
     fs = " ".join(str(int(i)) for i in f.ravel())
@@ -129,6 +206,54 @@ def scenes():
         {"bowl": (bv, bf)},
         '<body><freejoint/><geom type="sphere" size="0.03"/></body>',
         '<geom type="{kind}" mesh="bowl"/>',
+        states,
+    )
+    # a box sliding on a finely triangulated slab (its top 40 x 40 cells, 6,720 triangles in
+    # all), turned and tilted, its lowest corner 5 mm below the top (the Rust test
+    # box_sliding_on_fine_plane_has_only_the_plane_normal)
+    sv, sf = grid_box((1.0, 1.0, 0.05), (40, 40, 1))
+    sv = sv - [0.0, 0.0, 0.05]
+    half = np.array([0.3, 0.2, 0.1])
+    states = []
+    for k, (yaw, roll) in enumerate([(0.0, 0.0), (0.3, 0.0), (1.1, 0.05), (2.0, -0.2)] * 2):
+        x = -0.7 + 0.2 * k
+        q = quat_zx(yaw, roll)
+        w, qx, qy, qz = q
+        row2 = [2 * (qx * qz - w * qy), 2 * (qy * qz + w * qx), 1 - 2 * (qx * qx + qy * qy)]
+        low = sum(abs(row2[i] * half[i]) for i in range(3))
+        states.append([x, 0.3 * x, low - 0.005, *q])
+    out["box_on_fine_slab"] = (
+        {"slab": (sv, sf)},
+        '<body><freejoint/><geom type="box" size="0.3 0.2 0.1"/></body>',
+        '<geom type="{kind}" mesh="slab"/>',
+        states,
+    )
+    # two bars crossed at right angles, each turned 45 degrees about its length so that their
+    # ridges cross: edge against edge, no vertex of one inside the other (the Rust test
+    # crossed_bars_edge_edge_contact_without_vertex_penetration; unequal sides so that
+    # MuJoCo's inertial frame of the mesh is unique)
+    hv, hf = grid_box((2.0, 0.2, 0.25), (1, 1, 1))
+    ridge = (0.2 + 0.25) / math.sqrt(2.0)
+    states = []
+    for k in range(8):
+        delta = 0.002 * (k + 1)
+        states.append([0.05 * (k - 4), -0.04 * (k - 4), 2 * ridge - delta,
+                       *quat_zx(math.pi / 2, math.pi / 4)])
+    out["crossed_bars"] = (
+        {"bar": (hv, hf)},
+        '<body><freejoint/><geom type="{kind}" mesh="bar"/></body>',
+        '<geom type="{kind}" mesh="bar" euler="45 0 0"/>',
+        states,
+    )
+    # a square peg (a box) in a square hole with 5 cm of clearance on each side, moved
+    # towards a wall until it presses 1.5 cm into it (the Rust test
+    # peg_in_hole_with_clearance_touches_only_at_the_wall)
+    pv, pf = plate_with_hole(1.0, 0.2, 0.3)
+    states = [[0.03 + 0.005 * k, 0.0, 0.1, 1, 0, 0, 0] for k in range(8)]
+    out["peg_in_hole"] = (
+        {"plate": (pv, pf)},
+        '<body><freejoint/><geom type="box" size="0.15 0.15 0.6"/></body>',
+        '<geom type="{kind}" mesh="plate"/>',
         states,
     )
     # a pile: three tori and three mugs (each mug a cup and a torus handle) in a column, each
@@ -200,6 +325,10 @@ def settle_pile(column, steps=1500, keep=6, every=100):
 
 
 CORPUS_SDF = ["sdf_mesh_pile", "sdf_nut_bolt", "sdf_gears"]
+# the generated scenes that mirror the exact path's analytic tests (crates/collide/tests/
+# nonconvex.rs): a sphere in a hemispherical bowl, a capsule through a torus, a box sliding on
+# a finely triangulated plane, two crossed bars, a peg in a hole
+TEST_SCENES = ["ball_in_bowl", "torus_on_rod", "box_on_fine_slab", "crossed_bars", "peg_in_hole"]
 
 
 def meshes_of_plugins(xml_path):
@@ -280,7 +409,7 @@ def main():
     print(f"mujoco {mujoco.__version__} (type=\"sdf\") timed from {how} vs collide bench "
           f"--mesh exact; one thread; best of {args.repeat}; µs per state; load average "
           f"{os.getloadavg()[0]:.2f}")
-    print(f"{'scene':<14} {'tris':>6} {'states':>6} {'mj_con':>7} {'co_con':>7} "
+    print(f"{'scene':<18} {'tris':>6} {'states':>6} {'mj_con':>7} {'co_con':>7} "
           f"{'mujoco_us':>10} {'collide_us':>10} {'speedup':>8}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -305,15 +434,21 @@ def main():
                    "mujoco_contacts": ncon, "collide_contacts": co_con,
                    "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
             rows.append(row)
-            print(f"{name:<14} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
+            print(f"{name:<18} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
                   f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
                   f"{row['speedup']:>7.1f}x", flush=True)
         for row in corpus_rows(d, args):
             rows.append(row)
-            print(f"{row['scene']:<14} {row['triangles']:>6} {row['states']:>6} "
+            print(f"{row['scene']:<18} {row['triangles']:>6} {row['states']:>6} "
                   f"{row['mujoco_contacts']:>7.1f} {row['collide_contacts']:>7.1f} "
                   f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
                   f"{row['speedup']:>7.1f}x", flush=True)
+    test_rows = [r for r in rows if r["scene"] in TEST_SCENES]
+    if test_rows:
+        worst = min(test_rows, key=lambda r: r["speedup"])
+        print(f"scenes of the exact path's analytic tests ({len(test_rows)} of "
+              f"{len(TEST_SCENES)}): slowest {worst['scene']} at {worst['speedup']:.1f}x "
+              f"MuJoCo's sdf collision (issue #18 asks for at least 10x)")
     if args.json:
         args.json.write_text(json.dumps({"mujoco_version": mujoco.__version__, "timer": how,
                                          "rows": rows}, indent=1) + "\n")

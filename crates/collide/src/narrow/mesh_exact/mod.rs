@@ -717,6 +717,21 @@ fn edge_pairs(
     out: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
 ) {
+    edge_pairs_pruned(mesh, t, core, margin, true, out, stack)
+}
+
+/// [`edge_pairs`], with (`prune`) or without the skip of mesh edges beyond a box's reach
+/// ([`box_reach`]; the same candidates either way).
+#[inline(always)]
+fn edge_pairs_pruned(
+    mesh: &TriMesh,
+    t: usize,
+    core: &Core,
+    margin: f64,
+    prune: bool,
+    out: &mut Vec<Cand>,
+    stack: &mut Vec<u32>,
+) {
     if core.ne == 0 {
         return;
     }
@@ -751,7 +766,21 @@ fn edge_pairs(
             normal,
         });
     };
+    // a box's edge pairs with a mesh edge wholly outside the box, beyond everything `keep`
+    // could accept, are skipped
+    let far_from_box = if prune {
+        box_reach(core, corners, margin)
+    } else {
+        None
+    };
     for k in 0..3 {
+        if let Some((local, slack, half)) = &far_from_box {
+            let (p, q) = (local[k], local[(k + 1) % 3]);
+            let beyond = (p.min(q) - *half).max(-p.max(q) - *half);
+            if beyond.max_element() > *slack {
+                continue;
+            }
+        }
         let seg_a = Segment::new(corners[k], corners[(k + 1) % 3]);
         if r == 0.0 && !capsule {
             // the normal is the edges' cross product whatever the closest points: both cones
@@ -818,6 +847,26 @@ fn edge_pairs(
             }
         }
     }
+}
+
+/// For a box core: the triangle's corners in the box frame and how far outside the box (along
+/// a box axis) a mesh edge may lie and still yield a contact in [`edge_pairs`]: the margin, plus
+/// the tolerance its `keep` grants a penetrating pair's witness (rounding, and the grazing
+/// allowance over the longest possible distance between the witnesses).
+fn box_reach(core: &Core, corners: [DVec3; 3], margin: f64) -> Option<([DVec3; 3], f64, DVec3)> {
+    let CoreKind::Box { axes, half } = &core.kind else {
+        return None;
+    };
+    let rt = DMat3::from_cols(axes[0], axes[1], axes[2]).transpose();
+    let local = corners.map(|v| rt * (v - core.centre));
+    let far = local.iter().fold(0.0f64, |m, l| m.max(l.length()));
+    let big = corners
+        .iter()
+        .fold(core.centre.length() + half.length(), |m, v| {
+            m.max(v.length())
+        });
+    let slack = margin.max(0.0) + 1e-9 * (2.0 + big) + GRAZE * (far + half.length()) * 1.001;
+    Some((local, slack, *half))
 }
 
 /// The unit cross product of two segments' directions, oriented along `hint`; `None` for
@@ -2193,6 +2242,40 @@ mod tests {
             x ^= x << 17;
             (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
         }
+    }
+
+    /// Skipping mesh edges beyond a box's reach changes no candidate: boxes of random size,
+    /// pose and margin around a torus's triangles, with and without the skip, bit for bit.
+    #[test]
+    fn box_edge_pruning_keeps_every_candidate() {
+        let mesh = torus(24, 12);
+        let mut next = xorshift(0x51ed_2701_3c1b_9a4f);
+        let mut stack = Vec::new();
+        let (mut kept, mut pruned_calls) = (0, 0);
+        for _ in 0..3_000 {
+            let half = DVec3::new(next().abs(), next().abs(), next().abs()) * 0.4 + 0.01;
+            // near the tube's surface, most boxes cut through it
+            let a = next() * std::f64::consts::PI;
+            let centre = DVec3::new(a.cos(), a.sin(), 0.0) * (1.0 + 0.35 * next())
+                + DVec3::new(next(), next(), next()) * 0.2;
+            let axis = DVec3::new(next(), next(), next()).normalize_or(DVec3::Z);
+            let mat = DMat3::from_axis_angle(axis, 3.0 * next());
+            let margin = if next() > 0.0 {
+                0.05 * next().abs()
+            } else {
+                0.0
+            };
+            let core = primitive_core(GeomType::Box, centre, mat, half).unwrap();
+            for t in 0..mesh.ntri() {
+                let (mut with, mut without) = (Vec::new(), Vec::new());
+                edge_pairs_pruned(&mesh, t, &core, margin, true, &mut with, &mut stack);
+                edge_pairs_pruned(&mesh, t, &core, margin, false, &mut without, &mut stack);
+                assert_eq!(format!("{with:?}"), format!("{without:?}"), "triangle {t}");
+                kept += with.len();
+                pruned_calls += 1;
+            }
+        }
+        assert!(kept > 500, "only {kept} candidates in {pruned_calls} calls");
     }
 
     /// A torus (major radius 1, tube 0.3) of `nu` by `nv` quads, two triangles each.
