@@ -1,6 +1,8 @@
 // Times MuJoCo's mj_collision from C (no Python call overhead), the way `collide bench` times
 // its collider: poses precomputed by mj_kinematics once per state, then mj_collision repeated.
-// Usage: mj_collision_timer MODEL.xml STATES.txt [MIN_SECONDS]
+// Usage: mj_collision_timer MODEL.xml STATES.txt [MIN_SECONDS [PASSES]]
+// With PASSES (> 0), exactly that many passes over the states are run instead of doubling until
+// MIN_SECONDS have passed (for instruction counts: bench/instructions.sh).
 // STATES.txt: "nstate nq nmocap" then per state nq qpos values, 3*nmocap mocap_pos values and
 // 4*nmocap mocap_quat values (whitespace separated). Built by bench/mujoco_vs_collide.py.
 #include <stdio.h>
@@ -17,10 +19,11 @@ static double now(void) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s MODEL.xml STATES.txt [MIN_SECONDS]\n", argv[0]);
+    fprintf(stderr, "usage: %s MODEL.xml STATES.txt [MIN_SECONDS [PASSES]]\n", argv[0]);
     return 2;
   }
   double min_seconds = argc > 3 ? atof(argv[3]) : 1.0;
+  long passes = argc > 4 ? atol(argv[4]) : 0;
   char err[1000] = "";
   mjModel* m = mj_loadXML(argv[1], NULL, err, sizeof(err));
   if (!m) {
@@ -46,14 +49,14 @@ int main(int argc, char** argv) {
     ncon += d[s]->ncon;
   }
   fclose(f);
-  long iters = 1;
+  long iters = passes > 0 ? passes : 1;
   double elapsed;
   for (;;) {
     double t = now();
     for (long k = 0; k < iters; k++)
       for (int s = 0; s < nstate; s++) mj_collision(m, d[s]);
     elapsed = now() - t;
-    if (elapsed >= min_seconds) break;
+    if (passes > 0 || elapsed >= min_seconds) break;
     iters *= 2;
   }
   printf("ngeom: %d\n", m->ngeom);

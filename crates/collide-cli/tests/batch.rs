@@ -264,10 +264,41 @@ fn world_caches_hold_no_table_where_no_pair_reaches_the_convex_solver() {
         let qpos: Vec<f64> = (0..nworld).flat_map(|_| model.qpos0.clone()).collect();
         let mut poses = BatchPoses::new(&model, nworld);
         poses.compute(&model, &qpos).expect("kinematics");
-        let mut batch = BatchCollider::new(&model).expect("collider");
+        let mut batch = BatchCollider::with_workers(&model, 2).expect("collider");
         batch.detect(&poses, &mut vec![Vec::new(); nworld]);
         assert_eq!(batch.cache_bytes() > 0, expect_tables, "{name}");
+        // the worlds' tables and nothing else: the workers keep none of their own
+        let per_world = Collider::new(&model)
+            .expect("collider")
+            .world_cache_bytes(collide::batch::WORLD_SLOTS_PER_GEOM);
+        assert_eq!(batch.cache_bytes(), nworld * per_world, "{name}");
     }
+}
+
+#[test]
+fn a_collider_without_its_caches_detects_every_call_afresh() {
+    let (model, states) = scene("mesh_pile_steady");
+    let mut kept = Collider::new(&model).expect("collider");
+    let mut released = Collider::new(&model).expect("collider");
+    assert!(kept.cache_bytes() > 0);
+    released.release_caches();
+    assert_eq!(released.cache_bytes(), 0);
+    let (mut poses, mut out, mut fresh) = (Poses::new(&model), Vec::new(), Vec::new());
+    let mut warm = 0;
+    for q in states.iter().chain(&states) {
+        collide::forward_kinematics(&model, q, None, &mut poses).expect("kinematics");
+        warm += kept.detect(&poses, &mut out).warm_starts;
+        let stats = released.detect(&poses, &mut out);
+        assert_eq!((stats.warm_starts, stats.separation_skips), (0, 0));
+        Collider::new(&model)
+            .expect("collider")
+            .detect(&poses, &mut fresh);
+        assert_eq!(bits(&out), bits(&fresh));
+    }
+    assert!(
+        warm > 0,
+        "the scene never warm-starts: the test shows nothing"
+    );
 }
 
 #[test]

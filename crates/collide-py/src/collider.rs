@@ -342,6 +342,10 @@ impl PyCollider {
                 colliders.push(first.another().map_err(|e| input(e.to_string()))?);
             }
             colliders.insert(0, first);
+            // (every world index brings its own tables: the workers' would never be used)
+            for c in &mut colliders {
+                c.release_caches();
+            }
             let workers = colliders
                 .into_iter()
                 .map(|collider| {

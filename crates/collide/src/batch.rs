@@ -196,6 +196,10 @@ impl<'m> BatchCollider<'m> {
             workers.push(Worker(first.another()?));
         }
         workers.insert(0, Worker(first));
+        // (every world brings its own tables: the workers' would never be used)
+        for Worker(w) in &mut workers {
+            w.release_caches();
+        }
         Ok(BatchCollider {
             workers,
             worlds: WorldCaches::new(),
@@ -209,9 +213,14 @@ impl<'m> BatchCollider<'m> {
         self.worlds.clear();
     }
 
-    /// Bytes held by the per-world caches.
+    /// Bytes held by the per-world caches (the workers hold none of their own).
     pub fn cache_bytes(&self) -> usize {
         self.worlds.bytes()
+            + self
+                .workers
+                .iter()
+                .map(|w| w.0.cache_bytes())
+                .sum::<usize>()
     }
 
     /// How the workers collide meshes.

@@ -440,6 +440,21 @@ impl<'m> Collider<'m> {
         }
     }
 
+    /// Bytes held by this collider's own memory of earlier calls (its separation and touching
+    /// tables; see [`ColliderOptions::warm_start`]).
+    pub fn cache_bytes(&self) -> usize {
+        self.separation.table_bytes() + self.touching.table_bytes()
+    }
+
+    /// Frees this collider's own memory of earlier calls, for a collider that detects only
+    /// through [`Collider::detect_view_in`] (a worker of [`crate::BatchCollider`], whose worlds
+    /// bring their own): later [`Collider::detect_view`] calls then remember nothing, as with
+    /// [`Collider::world_cache`]`(0)`.
+    pub fn release_caches(&mut self) {
+        let mut empty = self.world_cache(0);
+        self.swap_cache(&mut empty);
+    }
+
     /// [`WorldCache::bytes`] of [`Collider::world_cache`]`(per_geom)`, without making it.
     pub fn world_cache_bytes(&self, per_geom: usize) -> usize {
         self.separation.world_table_bytes(per_geom) + self.touching.world_table_bytes(per_geom)
