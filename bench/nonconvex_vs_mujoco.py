@@ -152,12 +152,18 @@ def plate_with_hole(outer, inner, half_t):
 
 def quat_zx(yaw, roll):
     """The quaternion (w, x, y, z) of a turn by `yaw` about z after `roll` about x."""
-    qz = np.array([math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)])
-    qx = np.array([math.cos(roll / 2), math.sin(roll / 2), 0, 0])
-    w1, x1, y1, z1 = qz
-    w2, x2, y2, z2 = qx
-    return [w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2]
+    qz, qx, q = np.zeros(4), np.zeros(4), np.zeros(4)
+    mujoco.mju_axisAngle2Quat(qz, np.array([0.0, 0.0, 1.0]), yaw)
+    mujoco.mju_axisAngle2Quat(qx, np.array([1.0, 0.0, 0.0]), roll)
+    mujoco.mju_mulQuat(q, qz, qx)
+    return q.tolist()
+
+
+def print_row(row):
+    print(f"{row['scene']:<18} {row['triangles']:>6} {row['states']:>6} "
+          f"{row['mujoco_contacts']:>7.1f} {row['collide_contacts']:>7.1f} "
+          f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
+          f"{row['speedup']:>7.1f}x", flush=True)
 
 
 def mesh_xml(name, v, f):
@@ -218,9 +224,9 @@ def scenes():
     for k, (yaw, roll) in enumerate([(0.0, 0.0), (0.3, 0.0), (1.1, 0.05), (2.0, -0.2)] * 2):
         x = -0.7 + 0.2 * k
         q = quat_zx(yaw, roll)
-        w, qx, qy, qz = q
-        row2 = [2 * (qx * qz - w * qy), 2 * (qy * qz + w * qx), 1 - 2 * (qx * qx + qy * qy)]
-        low = sum(abs(row2[i] * half[i]) for i in range(3))
+        mat = np.zeros(9)
+        mujoco.mju_quat2Mat(mat, np.array(q))
+        low = float(np.abs(mat[6:9]) @ half)  # the lowest corner's depth below the centre
         states.append([x, 0.3 * x, low - 0.005, *q])
     out["box_on_fine_slab"] = (
         {"slab": (sv, sf)},
@@ -434,15 +440,10 @@ def main():
                    "mujoco_contacts": ncon, "collide_contacts": co_con,
                    "mujoco_us": mj, "collide_us": co, "speedup": mj / co}
             rows.append(row)
-            print(f"{name:<18} {ntri:>6} {len(states):>6} {ncon:>7.1f} {co_con:>7.1f} "
-                  f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
-                  f"{row['speedup']:>7.1f}x", flush=True)
+            print_row(row)
         for row in corpus_rows(d, args):
             rows.append(row)
-            print(f"{row['scene']:<18} {row['triangles']:>6} {row['states']:>6} "
-                  f"{row['mujoco_contacts']:>7.1f} {row['collide_contacts']:>7.1f} "
-                  f"{row['mujoco_us']:>10.1f} {row['collide_us']:>10.1f} "
-                  f"{row['speedup']:>7.1f}x", flush=True)
+            print_row(row)
     test_rows = [r for r in rows if r["scene"] in TEST_SCENES]
     if test_rows:
         worst = min(test_rows, key=lambda r: r["speedup"])

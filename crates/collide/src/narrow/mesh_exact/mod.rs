@@ -637,12 +637,13 @@ fn triangle_core(
             push(l - r, q, p - normal * r, normal);
         }
     }
-    // triangle vertices against a box
-    if let CoreKind::Box { axes, half } = &core.kind {
+    // triangle vertices against a box (its corners in the box frame serve the edge pairs too)
+    let box_corners = box_local(core, corners);
+    if let (CoreKind::Box { axes, half }, Some(in_box)) = (&core.kind, &box_corners) {
         let rot = DMat3::from_cols(axes[0], axes[1], axes[2]);
         for k in 0..3 {
             let v = corners[k];
-            let local = rot.transpose() * (v - core.centre);
+            let local = in_box[k];
             let clamped = local.clamp(-*half, *half);
             let (dist, on_box, u) = if clamped != local {
                 let qb = core.centre + rot * clamped;
@@ -677,7 +678,7 @@ fn triangle_core(
         }
     }
     if edges {
-        edge_pairs(mesh, t, core, margin, out, stack);
+        edge_pairs(mesh, t, core, margin, box_corners.as_ref(), out, stack);
     }
     // a capsule segment piercing the triangle
     if matches!(core.kind, CoreKind::Capsule) {
@@ -709,26 +710,16 @@ fn triangle_core(
 /// A core without radius (a box's or another mesh's triangle's edges) has the cross product as
 /// the only normal, fixed by the edges' directions: both cones are tested before the closest
 /// points are sought (few edge pairs pass them).
+///
+/// With `box_corners` (a box core: the triangle's corners in the box frame, [`box_local`]),
+/// mesh edges wholly outside the box beyond everything `keep` could accept are skipped
+/// ([`box_reach`]; the same candidates as without).
 fn edge_pairs(
     mesh: &TriMesh,
     t: usize,
     core: &Core,
     margin: f64,
-    out: &mut Vec<Cand>,
-    stack: &mut Vec<u32>,
-) {
-    edge_pairs_pruned(mesh, t, core, margin, true, out, stack)
-}
-
-/// [`edge_pairs`], with (`prune`) or without the skip of mesh edges beyond a box's reach
-/// ([`box_reach`]; the same candidates either way).
-#[inline(always)]
-fn edge_pairs_pruned(
-    mesh: &TriMesh,
-    t: usize,
-    core: &Core,
-    margin: f64,
-    prune: bool,
+    box_corners: Option<&[DVec3; 3]>,
     out: &mut Vec<Cand>,
     stack: &mut Vec<u32>,
 ) {
@@ -766,18 +757,19 @@ fn edge_pairs_pruned(
             normal,
         });
     };
-    // a box's edge pairs with a mesh edge wholly outside the box, beyond everything `keep`
-    // could accept, are skipped
-    let far_from_box = if prune {
-        box_reach(core, corners, margin)
-    } else {
-        None
+    let far_from_box = match (&core.kind, box_corners) {
+        (CoreKind::Box { half, .. }, Some(local)) => Some((
+            local,
+            *half,
+            box_reach(core.centre, *half, local, corners, margin),
+        )),
+        _ => None,
     };
     for k in 0..3 {
-        if let Some((local, slack, half)) = &far_from_box {
+        if let Some((local, half, slack)) = far_from_box {
             let (p, q) = (local[k], local[(k + 1) % 3]);
-            let beyond = (p.min(q) - *half).max(-p.max(q) - *half);
-            if beyond.max_element() > *slack {
+            let beyond = (p.min(q) - half).max(-p.max(q) - half);
+            if beyond.max_element() > slack {
                 continue;
             }
         }
@@ -849,24 +841,34 @@ fn edge_pairs_pruned(
     }
 }
 
-/// For a box core: the triangle's corners in the box frame and how far outside the box (along
-/// a box axis) a mesh edge may lie and still yield a contact in [`edge_pairs`]: the margin, plus
-/// the tolerance its `keep` grants a penetrating pair's witness (rounding, and the grazing
-/// allowance over the longest possible distance between the witnesses).
-fn box_reach(core: &Core, corners: [DVec3; 3], margin: f64) -> Option<([DVec3; 3], f64, DVec3)> {
-    let CoreKind::Box { axes, half } = &core.kind else {
+/// A triangle's `corners` in the frame of a box core (relative to its centre); `None` for other
+/// cores.
+#[inline]
+fn box_local(core: &Core, corners: [DVec3; 3]) -> Option<[DVec3; 3]> {
+    let CoreKind::Box { axes, .. } = &core.kind else {
         return None;
     };
     let rt = DMat3::from_cols(axes[0], axes[1], axes[2]).transpose();
-    let local = corners.map(|v| rt * (v - core.centre));
+    Some(corners.map(|v| rt * (v - core.centre)))
+}
+
+/// For a box (centre `centre`, half sizes `half`) and a triangle (`corners`; `local`: the same
+/// in the box frame, [`box_local`]): how far outside the box along a box axis a mesh edge may
+/// lie and still yield a contact in [`edge_pairs`]. That is the margin, plus the tolerance its
+/// `keep` grants a penetrating pair's witness (rounding, and the grazing allowance over the
+/// longest possible distance between the witnesses).
+fn box_reach(
+    centre: DVec3,
+    half: DVec3,
+    local: &[DVec3; 3],
+    corners: [DVec3; 3],
+    margin: f64,
+) -> f64 {
     let far = local.iter().fold(0.0f64, |m, l| m.max(l.length()));
     let big = corners
         .iter()
-        .fold(core.centre.length() + half.length(), |m, v| {
-            m.max(v.length())
-        });
-    let slack = margin.max(0.0) + 1e-9 * (2.0 + big) + GRAZE * (far + half.length()) * 1.001;
-    Some((local, slack, *half))
+        .fold(centre.length() + half.length(), |m, v| m.max(v.length()));
+    margin.max(0.0) + 1e-9 * (2.0 + big) + GRAZE * (far + half.length()) * 1.001
 }
 
 /// The unit cross product of two segments' directions, oriented along `hint`; `None` for
@@ -2268,8 +2270,18 @@ mod tests {
             let core = primitive_core(GeomType::Box, centre, mat, half).unwrap();
             for t in 0..mesh.ntri() {
                 let (mut with, mut without) = (Vec::new(), Vec::new());
-                edge_pairs_pruned(&mesh, t, &core, margin, true, &mut with, &mut stack);
-                edge_pairs_pruned(&mesh, t, &core, margin, false, &mut without, &mut stack);
+                let local = box_local(&core, mesh.corners(t));
+                assert!(local.is_some());
+                edge_pairs(
+                    &mesh,
+                    t,
+                    &core,
+                    margin,
+                    local.as_ref(),
+                    &mut with,
+                    &mut stack,
+                );
+                edge_pairs(&mesh, t, &core, margin, None, &mut without, &mut stack);
                 assert_eq!(format!("{with:?}"), format!("{without:?}"), "triangle {t}");
                 kept += with.len();
                 pruned_calls += 1;
