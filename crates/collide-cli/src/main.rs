@@ -207,6 +207,11 @@ enum TwoDAction {
 }
 
 fn main() -> ExitCode {
+    let missing = collide::missing_cpu_features();
+    if !missing.is_empty() {
+        eprintln!("error: {}", collide::cpu_error_message(&missing));
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     let mut opts = collide_mjcf::LoadOptions::default();
     for p in &cli.packages {

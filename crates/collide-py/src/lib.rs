@@ -35,6 +35,12 @@ fn _is_analytic(t1: u8, t2: u8) -> PyResult<bool> {
 /// The module `collide._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let missing = collide::missing_cpu_features();
+    if !missing.is_empty() {
+        return Err(pyo3::exceptions::PyImportError::new_err(
+            collide::cpu_error_message(&missing),
+        ));
+    }
     m.add_class::<model::PyModel>()?;
     m.add_class::<collider::PyCollider>()?;
     m.add_class::<collider::Contacts>()?;

@@ -12,6 +12,7 @@
 //! - [`distance`]: signed distances (`mj_geomDistance`) and early-exit collision checks for
 //!   planning, batched;
 //! - [`batch`]: many worlds at once, in parallel ([`BatchCollider`]);
+//! - [`cpu`]: the CPU extensions the build assumes, checked against the running CPU;
 //! - [`math`]: quaternion and matrix helpers in MuJoCo's conventions.
 //!
 //! All quantities are `f64` (MuJoCo's `mjtNum`).
@@ -20,6 +21,7 @@ pub mod batch;
 pub mod broad;
 pub mod collider;
 pub mod contact;
+pub mod cpu;
 pub mod distance;
 pub mod filter;
 pub mod kinematics;
@@ -31,6 +33,7 @@ pub mod narrow;
 pub use batch::{BatchCollider, BatchPoses, WorldCaches};
 pub use collider::{Collider, ColliderError, ColliderOptions, MeshCollision, Stats, WorldCache};
 pub use contact::Contact;
+pub use cpu::{cpu_error_message, missing_cpu_features};
 pub use distance::{
     distance, distance_batch, in_collision_batch, CollisionChecker, Distance, DistanceError,
     DistanceMode, GeomDistance,
