@@ -7,12 +7,17 @@
 //! Results do not depend on the level: Rust never fuses `a * b + c` into an FMA by itself, so
 //! every level computes the same bits (the corpus's contacts are byte-identical).
 
-/// The x86-64 extensions above the baseline that a build may assume, by their
-/// `target_feature` names, with whether this build was compiled assuming them.
+/// One x86-64 extension: its `target_feature` name, whether this build was compiled assuming
+/// it, and whether the running CPU has it.
+type Extension = (&'static str, bool, bool);
+
+/// The x86-64 extensions above the baseline that a build may assume (those of x86-64-v3).
 #[cfg(target_arch = "x86_64")]
-fn compiled_for() -> [(&'static str, bool); 13] {
+fn extensions() -> [Extension; 13] {
     macro_rules! list {
-        ($($f:tt),*) => { [$(($f, cfg!(target_feature = $f))),*] };
+        ($($f:tt),*) => {
+            [$(($f, cfg!(target_feature = $f), std::arch::is_x86_feature_detected!($f))),*]
+        };
     }
     list!(
         "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "fma", "bmi1", "bmi2",
@@ -20,38 +25,11 @@ fn compiled_for() -> [(&'static str, bool); 13] {
     )
 }
 
-/// Whether the running CPU has the extension named `f` (one of [`compiled_for`]'s names).
-#[cfg(target_arch = "x86_64")]
-fn detected(f: &str) -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    match f {
-        "sse3" => has!("sse3"),
-        "ssse3" => has!("ssse3"),
-        "sse4.1" => has!("sse4.1"),
-        "sse4.2" => has!("sse4.2"),
-        "popcnt" => has!("popcnt"),
-        "avx" => has!("avx"),
-        "avx2" => has!("avx2"),
-        "fma" => has!("fma"),
-        "bmi1" => has!("bmi1"),
-        "bmi2" => has!("bmi2"),
-        "lzcnt" => has!("lzcnt"),
-        "movbe" => has!("movbe"),
-        "f16c" => has!("f16c"),
-        _ => false,
-    }
-}
-
-/// The extensions of `compiled` (name, assumed by the build) that are assumed but that
-/// `detected` says the CPU lacks, in order.
-fn missing_of(
-    compiled: &[(&'static str, bool)],
-    detected: impl Fn(&str) -> bool,
-) -> Vec<&'static str> {
-    compiled
-        .iter()
-        .filter(|&&(f, assumed)| assumed && !detected(f))
-        .map(|&(f, _)| f)
+/// The names of the extensions in `list` that the build assumes and the CPU lacks, in order.
+fn missing_of(list: &[Extension]) -> Vec<&'static str> {
+    list.iter()
+        .filter(|&&(_, assumed, present)| assumed && !present)
+        .map(|&(f, _, _)| f)
         .collect()
 }
 
@@ -61,11 +39,11 @@ fn missing_of(
 pub fn missing_cpu_features() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
     {
-        missing_of(&compiled_for(), detected)
+        missing_of(&extensions())
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        missing_of(&[], |_| true)
+        missing_of(&[])
     }
 }
 
@@ -89,33 +67,26 @@ mod tests {
     }
 
     #[test]
-    fn only_assumed_and_undetected_extensions_are_missing() {
-        let compiled = [
-            ("avx", true),
-            ("avx2", true),
-            ("fma", false),
-            ("bmi2", true),
+    fn only_assumed_and_absent_extensions_are_missing() {
+        let list = [
+            ("avx", true, true),
+            ("avx2", true, false),
+            ("fma", false, false),
+            ("bmi2", true, false),
         ];
-        let missing = missing_of(&compiled, |f| f == "avx");
-        assert_eq!(missing, ["avx2", "bmi2"]);
-        assert!(missing_of(&compiled, |_| true).is_empty());
-        assert_eq!(missing_of(&compiled, |_| false), ["avx", "avx2", "bmi2"]);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn every_listed_extension_is_detected_here() {
-        // this machine has all of x86-64-v3; a name `detected` does not know reads as missing
-        for (f, _) in compiled_for() {
-            assert!(detected(f), "{f}");
-        }
+        assert_eq!(missing_of(&list), ["avx2", "bmi2"]);
+        assert!(missing_of(&list.map(|(f, a, _)| (f, a, true))).is_empty());
+        assert_eq!(
+            missing_of(&list.map(|(f, a, _)| (f, a, false))),
+            ["avx", "avx2", "bmi2"]
+        );
     }
 
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_workspace_builds_for_x86_64_v3() {
         // set by .cargo/config.toml (fails if that file is lost or overridden by RUSTFLAGS)
-        for (f, assumed) in compiled_for() {
+        for (f, assumed, _) in extensions() {
             assert!(assumed, "{f} not enabled: is .cargo/config.toml in effect?");
         }
     }
