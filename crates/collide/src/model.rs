@@ -358,20 +358,111 @@ impl ConvexHull {
     }
 }
 
-/// Neighbours per [`NeighbourBlock`] (the `f64` SIMD width of the baseline x86-64 and aarch64
-/// targets).
-const BLOCK: usize = 2;
+/// Neighbours per [`NeighbourBlock`] (with `f32` coordinates, one 64-byte cache line).
+const BLOCK: usize = 4;
 
 /// Coordinates and indices of [`BLOCK`] neighbours of one vertex, so that their dot products
 /// with a direction are computed side by side. A vertex whose degree is not a multiple of
 /// [`BLOCK`] repeats its last neighbour: the copy never wins the strict `>` comparison the
-/// search makes, so the result is that of the plain list.
+/// search makes, so the result is that of the plain list. Coordinates are stored as `f32`
+/// (one cache line per block) when every hull vertex is exactly an `f32`, as MuJoCo's mesh
+/// vertices are, else as `f64`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct NeighbourBlock {
-    x: [f64; BLOCK],
-    y: [f64; BLOCK],
-    z: [f64; BLOCK],
+#[repr(C, align(64))]
+struct NeighbourBlock<T> {
+    x: [T; BLOCK],
+    y: [T; BLOCK],
+    z: [T; BLOCK],
     id: [u32; BLOCK],
+}
+
+/// A coordinate type of [`NeighbourBlock`]: converts exactly to `f64`.
+trait Coord: Copy + Default + Into<f64> {
+    /// The coordinate `c`, if exactly representable.
+    fn exact(c: f64) -> Option<Self>;
+
+    /// `dir · v` for the block's neighbours `v`, as `dir.x * v.x + dir.y * v.y + dir.z * v.z`
+    /// left to right (MuJoCo's order).
+    #[inline(always)]
+    fn dots(blk: &NeighbourBlock<Self>, dir: DVec3) -> [f64; BLOCK] {
+        std::array::from_fn(|k| {
+            dir.x * blk.x[k].into() + dir.y * blk.y[k].into() + dir.z * blk.z[k].into()
+        })
+    }
+}
+
+impl Coord for f32 {
+    fn exact(c: f64) -> Option<f32> {
+        let r = c as f32;
+        (f64::from(r) == c).then_some(r)
+    }
+
+    /// The four dot products in the four `f64` lanes of AVX (the same operations lane by
+    /// lane, so the same bits as the scalar default).
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+    #[inline(always)]
+    fn dots(blk: &NeighbourBlock<f32>, dir: DVec3) -> [f64; BLOCK] {
+        use core::arch::x86_64::*;
+        let mut out = [0.0; BLOCK];
+        // SAFETY: the build enables AVX (the `cfg` above); each load reads one of the block's
+        // own four-float arrays and the store writes `out`'s four doubles
+        unsafe {
+            let lanes = |c: &[f32; BLOCK]| _mm256_cvtps_pd(_mm_loadu_ps(c.as_ptr()));
+            let x = _mm256_mul_pd(_mm256_set1_pd(dir.x), lanes(&blk.x));
+            let y = _mm256_mul_pd(_mm256_set1_pd(dir.y), lanes(&blk.y));
+            let z = _mm256_mul_pd(_mm256_set1_pd(dir.z), lanes(&blk.z));
+            _mm256_storeu_pd(out.as_mut_ptr(), _mm256_add_pd(_mm256_add_pd(x, y), z));
+        }
+        out
+    }
+}
+
+impl Coord for f64 {
+    fn exact(c: f64) -> Option<f64> {
+        Some(c)
+    }
+}
+
+/// The neighbour blocks of every vertex, one after the other, in the precision their
+/// coordinates allow.
+#[derive(Clone, Debug, PartialEq)]
+enum Blocks {
+    F32(Vec<NeighbourBlock<f32>>),
+    F64(Vec<NeighbourBlock<f64>>),
+}
+
+impl Default for Blocks {
+    fn default() -> Self {
+        Blocks::F32(Vec::new())
+    }
+}
+
+/// The blocks of the neighbour lists `adj[adj_start[i]..adj_start[i + 1]]` (valid indices
+/// into `vert`) and each vertex's first block (`n + 1` offsets); `None` if a coordinate is
+/// not exactly a `T` or the blocks overflow `u32` offsets.
+fn pack<T: Coord>(
+    vert: &[DVec3],
+    adj_start: &[u32],
+    adj: &[u32],
+) -> Option<(Vec<u32>, Vec<NeighbourBlock<T>>)> {
+    let mut block_start = Vec::with_capacity(adj_start.len());
+    let mut blocks = Vec::new();
+    block_start.push(0);
+    for w in adj_start.windows(2) {
+        for chunk in adj[w[0] as usize..w[1] as usize].chunks(BLOCK) {
+            let mut b = NeighbourBlock::<T>::default();
+            for k in 0..BLOCK {
+                // pad with the last neighbour (never a strict improvement on itself)
+                let j = chunk[k.min(chunk.len() - 1)];
+                let v = vert[j as usize];
+                (b.x[k], b.y[k], b.z[k]) = (T::exact(v.x)?, T::exact(v.y)?, T::exact(v.z)?);
+                b.id[k] = j;
+            }
+            blocks.push(b);
+        }
+        block_start.push(u32::try_from(blocks.len()).ok()?);
+    }
+    Some((block_start, blocks))
 }
 
 /// The vertex graph of a convex hull (each vertex's neighbours along hull edges, in MuJoCo's
@@ -384,8 +475,10 @@ pub struct HullGraph {
     adj_start: Vec<u32>,
     /// Flattened neighbour lists (every entry below `n`).
     adj: Vec<u32>,
-    /// The neighbour list of each vertex packed in blocks.
-    blocks: Vec<Box<[NeighbourBlock]>>,
+    /// The blocks of vertex `i`: `blocks[block_start[i]..block_start[i + 1]]`.
+    block_start: Vec<u32>,
+    /// Every vertex's neighbour list packed in blocks.
+    blocks: Blocks,
 }
 
 impl HullGraph {
@@ -403,27 +496,17 @@ impl HullGraph {
         if !valid {
             return None;
         }
-        let pack = |list: &[u32]| -> Box<[NeighbourBlock]> {
-            list.chunks(BLOCK)
-                .map(|chunk| {
-                    let mut b = NeighbourBlock::default();
-                    for k in 0..BLOCK {
-                        // pad with the last neighbour (never a strict improvement on itself)
-                        let j = chunk[k.min(chunk.len() - 1)];
-                        let v = vert[j as usize];
-                        (b.x[k], b.y[k], b.z[k], b.id[k]) = (v.x, v.y, v.z, j);
-                    }
-                    b
-                })
-                .collect()
+        let (block_start, blocks) = match pack::<f32>(vert, adj_start, adj) {
+            Some((s, b)) => (s, Blocks::F32(b)),
+            None => {
+                let (s, b) = pack::<f64>(vert, adj_start, adj)?;
+                (s, Blocks::F64(b))
+            }
         };
-        let blocks = adj_start
-            .windows(2)
-            .map(|w| pack(&adj[w[0] as usize..w[1] as usize]))
-            .collect();
         Some(HullGraph {
             adj_start: adj_start.to_vec(),
             adj: adj.to_vec(),
+            block_start,
             blocks,
         })
     }
@@ -451,28 +534,98 @@ impl HullGraph {
     /// current one, until none does or `n + 1` moves were made. Dot products are
     /// `dir.x * v.x + dir.y * v.y + dir.z * v.z`, left to right, as MuJoCo computes them.
     pub(crate) fn climb(&self, dir: DVec3, start: usize, start_dot: f64) -> usize {
+        match &self.blocks {
+            Blocks::F32(b) => self.climb_in(b, dir, start, start_dot),
+            Blocks::F64(b) => self.climb_in(b, dir, start, start_dot),
+        }
+    }
+
+    fn climb_in<T: Coord>(
+        &self,
+        blocks: &[NeighbourBlock<T>],
+        dir: DVec3,
+        start: usize,
+        start_dot: f64,
+    ) -> usize {
         let (mut cur, mut max) = (start, start_dot);
         for _ in 0..self.len() + 1 {
             let prev = cur;
-            let Some(list) = self.blocks.get(prev) else {
-                break;
-            };
-            for blk in list.iter() {
-                let d: [f64; BLOCK] =
-                    std::array::from_fn(|k| dir.x * blk.x[k] + dir.y * blk.y[k] + dir.z * blk.z[k]);
-                // selects, not branches: which neighbour wins is unpredictable (a branch per
-                // neighbour mispredicted about one time in seven on random hand poses)
-                for (k, &dk) in d.iter().enumerate() {
-                    let better = dk > max;
-                    max = std::hint::select_unpredictable(better, dk, max);
-                    cur = std::hint::select_unpredictable(better, blk.id[k] as usize, cur);
-                }
-            }
+            (cur, max) = self.step(blocks, dir, cur, max);
             if cur == prev {
                 break;
             }
         }
         cur
+    }
+
+    /// Two independent [`HullGraph::climb`]s, `(graph, dir, start, start_dot)` each, stepped in
+    /// lockstep so that the processor overlaps their memory reads; the same two answers (a
+    /// climb that has stopped stays where it is: a step from a vertex no neighbour beats
+    /// returns that vertex).
+    pub(crate) fn climb_pair(
+        a: (&HullGraph, DVec3, usize, f64),
+        b: (&HullGraph, DVec3, usize, f64),
+    ) -> (usize, usize) {
+        match (&a.0.blocks, &b.0.blocks) {
+            (Blocks::F32(ba), Blocks::F32(bb)) => Self::climb_pair_in(a, ba, b, bb),
+            (Blocks::F32(ba), Blocks::F64(bb)) => Self::climb_pair_in(a, ba, b, bb),
+            (Blocks::F64(ba), Blocks::F32(bb)) => Self::climb_pair_in(a, ba, b, bb),
+            (Blocks::F64(ba), Blocks::F64(bb)) => Self::climb_pair_in(a, ba, b, bb),
+        }
+    }
+
+    fn climb_pair_in<A: Coord, B: Coord>(
+        (ga, da, mut ca, mut ma): (&HullGraph, DVec3, usize, f64),
+        ba: &[NeighbourBlock<A>],
+        (gb, db, mut cb, mut mb): (&HullGraph, DVec3, usize, f64),
+        bb: &[NeighbourBlock<B>],
+    ) -> (usize, usize) {
+        let (na, nb) = (ga.len() + 1, gb.len() + 1);
+        for it in 0..na.max(nb) {
+            let (pa, pb) = (ca, cb);
+            if it < na {
+                (ca, ma) = ga.step(ba, da, ca, ma);
+            }
+            if it < nb {
+                (cb, mb) = gb.step(bb, db, cb, mb);
+            }
+            if ca == pa && cb == pb {
+                break;
+            }
+        }
+        (ca, cb)
+    }
+
+    /// One move of the climb: the first neighbour of `cur` whose dot product beats `max`
+    /// (strictly) and is the largest, with that dot product; `(cur, max)` if none.
+    #[inline(always)]
+    fn step<T: Coord>(
+        &self,
+        blocks: &[NeighbourBlock<T>],
+        dir: DVec3,
+        mut cur: usize,
+        mut max: f64,
+    ) -> (usize, f64) {
+        let (Some(&a), Some(&b)) = (self.block_start.get(cur), self.block_start.get(cur + 1))
+        else {
+            return (cur, max);
+        };
+        for blk in blocks.get(a as usize..b as usize).unwrap_or(&[]) {
+            let d = T::dots(blk, dir);
+            // a branch past the blocks without a better neighbour (most blocks: the processor
+            // runs ahead on its guess), then selects, not branches, within a block: which
+            // neighbour wins is unpredictable (a branch per neighbour mispredicted about one
+            // time in seven on random hand poses)
+            if !d.iter().any(|&dk| dk > max) {
+                continue;
+            }
+            for (k, &dk) in d.iter().enumerate() {
+                let better = dk > max;
+                max = std::hint::select_unpredictable(better, dk, max);
+                cur = std::hint::select_unpredictable(better, blk.id[k] as usize, cur);
+            }
+        }
+        (cur, max)
     }
 }
 
@@ -723,6 +876,100 @@ mod tests {
         let s: Vec<u32> = start.iter().map(|&o| o + 1).collect();
         assert!(HullGraph::new(&vert, &s, &adj).is_none());
         assert!(HullGraph::default().is_empty());
+    }
+
+    #[test]
+    fn hull_graph_keeps_f64_coordinates_not_exact_in_f32() {
+        let (mut vert, start, adj) = cube(DVec3::ZERO);
+        let g = HullGraph::new(&vert, &start, &adj).expect("valid");
+        assert!(matches!(g.blocks, Blocks::F32(_)));
+        // vertex 3 (1, 1, -1) moved by 1e-9 along y: no longer an f32, and still the maximum
+        // along +x+y, reached through vertex 1
+        vert[3].y += 1e-9;
+        let g = HullGraph::new(&vert, &start, &adj).expect("valid");
+        let Blocks::F64(b) = &g.blocks else {
+            panic!("f32 blocks for f64 coordinates");
+        };
+        assert_eq!(b[1].y[1], vert[3].y);
+        let d = DVec3::new(1.0, 1.0, 0.0);
+        assert_eq!(g.climb(d, 0, -2.0), 3);
+    }
+
+    /// A bipyramid over a regular `n`-gon in the x–y plane, shifted by `c` (a multiple of 1/16),
+    /// coordinates rounded to `f32`: ring vertices `0..n`, apexes `n` (+z) and `n + 1` (−z).
+    /// The apexes have degree `n` (several blocks, the last padded), the ring vertices degree
+    /// 4 (one block).
+    fn bipyramid(n: u32, c: DVec3) -> (Vec<DVec3>, Vec<u32>, Vec<u32>) {
+        let round = |x: f64| f64::from(x as f32);
+        let mut vert: Vec<DVec3> = (0..n)
+            .map(|i| {
+                let a = std::f64::consts::TAU * f64::from(i) / f64::from(n);
+                DVec3::new(round(c.x + a.cos()), round(c.y + a.sin()), c.z)
+            })
+            .collect();
+        vert.push(c + DVec3::new(0.0, 0.0, 1.5));
+        vert.push(c + DVec3::new(0.0, 0.0, -1.5));
+        let mut adj = Vec::new();
+        let mut start = vec![0];
+        for i in 0..n {
+            adj.extend([(i + n - 1) % n, (i + 1) % n, n, n + 1]);
+            start.push(adj.len() as u32);
+        }
+        for _ in 0..2 {
+            adj.extend(0..n);
+            start.push(adj.len() as u32);
+        }
+        (vert, start, adj)
+    }
+
+    proptest::proptest! {
+        /// A block's dot products (in SIMD lanes where the build has them) are the scalar
+        /// `dir.x * v.x + dir.y * v.y + dir.z * v.z`, bit for bit, in both precisions.
+        #[test]
+        fn block_dots_are_the_scalar_dots(
+            c in proptest::collection::vec(-1e3f32..1e3, 12),
+            (dx, dy, dz) in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+        ) {
+            let dir = DVec3::new(dx, dy, dz);
+            let mut b32 = NeighbourBlock::<f32>::default();
+            let mut b64 = NeighbourBlock::<f64>::default();
+            for k in 0..BLOCK {
+                (b32.x[k], b32.y[k], b32.z[k]) = (c[k], c[k + 4], c[k + 8]);
+                (b64.x[k], b64.y[k], b64.z[k]) =
+                    (f64::from(c[k]), f64::from(c[k + 4]), f64::from(c[k + 8]));
+            }
+            let scalar: [f64; BLOCK] = std::array::from_fn(|k| {
+                dir.x * b64.x[k] + dir.y * b64.y[k] + dir.z * b64.z[k]
+            });
+            let bits = |d: [f64; BLOCK]| d.map(f64::to_bits);
+            proptest::prop_assert_eq!(bits(f32::dots(&b32, dir)), bits(scalar));
+            proptest::prop_assert_eq!(bits(f64::dots(&b64, dir)), bits(scalar));
+        }
+
+        /// Two climbs in lockstep give each climb's own answer, a maximizer of the dot product,
+        /// whichever of the two needs more moves.
+        #[test]
+        fn climb_pair_gives_each_climbs_answer(
+            (ax, ay, az) in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            (bx, by, bz) in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            sa in 0usize..19, sb in 0usize..8, shift in -48i32..48,
+        ) {
+            let shift = f64::from(shift) / 16.0;
+            let (va, start_a, adj_a) = bipyramid(17, DVec3::splat(shift));
+            let (vb, start_b, adj_b) = cube(DVec3::new(shift, 1.0, -2.0));
+            let ga = HullGraph::new(&va, &start_a, &adj_a).expect("valid");
+            let gb = HullGraph::new(&vb, &start_b, &adj_b).expect("valid");
+            let (da, db) = (DVec3::new(ax, ay, az), DVec3::new(bx, by, bz));
+            let dot = |d: DVec3, v: DVec3| d.x * v.x + d.y * v.y + d.z * v.z;
+            let a = (&ga, da, sa, dot(da, va[sa]));
+            let b = (&gb, db, sb, dot(db, vb[sb]));
+            let one_by_one = (ga.climb(a.1, a.2, a.3), gb.climb(b.1, b.2, b.3));
+            proptest::prop_assert_eq!(HullGraph::climb_pair(a, b), one_by_one);
+            proptest::prop_assert_eq!(HullGraph::climb_pair(b, a), (one_by_one.1, one_by_one.0));
+            let best = |d: DVec3, v: &[DVec3]| v.iter().map(|&p| dot(d, p)).fold(f64::MIN, f64::max);
+            proptest::prop_assert_eq!(dot(da, va[one_by_one.0]), best(da, &va));
+            proptest::prop_assert_eq!(dot(db, vb[one_by_one.1]), best(db, &vb));
+        }
     }
 
     #[test]

@@ -254,8 +254,9 @@ fn above_field(field: &HField, hf: &ConvexGeom, g: &ConvexGeom, margin: f64) -> 
     // more on each side than MuJoCo's floor/ceil (rounding of the bounding box)
     let span = |lo: f64, hi: f64, s: f64, n: usize| {
         let cells = (n - 1) as f64;
-        let first = ((s + lo) / (s + s) * cells).floor() as i64 - 1;
-        let last = ((s + hi) / (s + s) * cells).ceil() as i64 + 1;
+        // (`as` saturates far outside the field; the ±1 must not overflow there)
+        let first = (((s + lo) / (s + s) * cells).floor() as i64).saturating_sub(1);
+        let last = (((s + hi) / (s + s) * cells).ceil() as i64).saturating_add(1);
         let last = last.min(n as i64 - 1);
         (first.max(0) as usize, last.max(0) as usize)
     };

@@ -395,9 +395,15 @@ pub(crate) fn extrema_bucket(ld: DVec3) -> usize {
 /// if that is at least as good), then climb to the best neighbour until no neighbour improves.
 #[inline]
 pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> usize {
+    let (cur, max) = native_seed(hull, ld, meshindex);
+    hull.graph.climb(ld, cur, max)
+}
+
+/// The start of [`native_hillclimb`] and its dot product (`hull` has vertices).
+#[inline]
+pub(crate) fn native_seed(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> (usize, f64) {
     let verts = hull.vert.as_slice();
-    let n = verts.len();
-    let seed = (hull.extrema[extrema_bucket(ld)] as usize).min(n - 1);
+    let seed = (hull.extrema[extrema_bucket(ld)] as usize).min(verts.len() - 1);
     let mut cur = seed;
     let mut max = vdot(ld, verts[seed]);
     if let Some((warm, v)) = usize::try_from(meshindex)
@@ -410,7 +416,7 @@ pub(crate) fn native_hillclimb(hull: &ConvexHull, ld: DVec3, meshindex: i32) -> 
             max = d;
         }
     }
-    hull.graph.climb(ld, cur, max)
+    (cur, max)
 }
 
 /// The mesh branch of `mjccd_support` for meshes with a hull graph: hill climbing from the warm

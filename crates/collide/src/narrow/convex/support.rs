@@ -236,6 +236,23 @@ impl<'a> Object<'a> {
         Some(self.mat * local + self.pos)
     }
 
+    /// The hull of a mesh whose support hill-climbs (not scanned, at least one vertex).
+    #[inline(always)]
+    fn climbing_hull(&self) -> Option<&'a ConvexHull> {
+        let hull = self.hull?;
+        (self.kind == GeomType::Mesh && !self.exhaustive && !hull.vert.is_empty()).then_some(hull)
+    }
+
+    /// The world support point of a hill climb of `hull` (see [`Object::climbing_hull`]) that
+    /// ended at vertex `i`, recording it as [`Object::support_raw`] does.
+    #[inline(always)]
+    fn climbed_to(&mut self, hull: &ConvexHull, i: usize) -> DVec3 {
+        self.meshindex = i as i32;
+        let i = i.min(hull.vert.len() - 1);
+        self.vertindex = i as i32;
+        self.mat * hull.vert[i] + self.pos
+    }
+
     /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
     #[inline(always)]
     fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
@@ -284,8 +301,22 @@ pub(crate) struct Vertex {
 /// half margins.
 #[inline(always)]
 pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) -> Vertex {
-    let raw1 = o1.support_raw(dir);
-    let raw2 = o2.support_raw(-dir);
+    let (raw1, raw2) = match (o1.climbing_hull(), o2.climbing_hull()) {
+        // two hill-climbed meshes: both climbs at once (the same answers as one after the other)
+        (Some(h1), Some(h2)) => {
+            let (l1, l2) = (o1.mat.transpose() * dir, o2.mat.transpose() * -dir);
+            let (s1, s2) = (
+                super::mpr::native_seed(h1, l1, o1.meshindex),
+                super::mpr::native_seed(h2, l2, o2.meshindex),
+            );
+            let (i1, i2) = crate::model::HullGraph::climb_pair(
+                (&h1.graph, l1, s1.0, s1.1),
+                (&h2.graph, l2, s2.0, s2.1),
+            );
+            (o1.climbed_to(h1, i1), o2.climbed_to(h2, i2))
+        }
+        _ => (o1.support_raw(dir), o2.support_raw(-dir)),
+    };
     let vert1 = if o1.margin > 0.0 {
         raw1 + dir * (0.5 * o1.margin)
     } else {
