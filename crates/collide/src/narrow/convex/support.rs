@@ -243,38 +243,31 @@ impl<'a> Object<'a> {
         (self.kind == GeomType::Mesh && !self.exhaustive && !hull.vert.is_empty()).then_some(hull)
     }
 
-    /// The world support point of a hill climb of `hull` (see [`Object::climbing_hull`]) that
-    /// ended at vertex `i`, recording it as [`Object::support_raw`] does.
+    /// Records the search's answer `i` (a hull vertex index; a climb's also as its next warm
+    /// start) as [`Object::support_raw`] does, and returns that vertex in the local frame.
     #[inline(always)]
-    fn climbed_to(&mut self, hull: &ConvexHull, i: usize) -> DVec3 {
-        self.meshindex = i as i32;
+    fn record(&mut self, hull: &ConvexHull, i: usize, climbed: bool) -> DVec3 {
+        if climbed {
+            self.meshindex = i as i32;
+        }
         let i = i.min(hull.vert.len() - 1);
         self.vertindex = i as i32;
-        self.mat * hull.vert[i] + self.pos
+        hull.vert[i]
     }
 
     /// Hull vertex (local frame) maximizing `local_dir · v`; sets `vertindex` to its index.
     #[inline(always)]
     fn mesh_support(&mut self, local_dir: DVec3) -> Option<DVec3> {
-        let hull = self.hull?;
-        let verts = &hull.vert;
-        let n = verts.len();
-        if n == 0 {
-            return None;
-        }
+        let hull = self.hull.filter(|h| !h.vert.is_empty())?;
         // MuJoCo 4.0.0's search, so that ties go where MuJoCo sends them: small meshes scanned
         // in mesh-vertex order from the previous answer, larger ones hill-climbed from the
         // extrema seed or the warm start if at least as good
-        let imax = if self.exhaustive {
+        let i = if self.exhaustive {
             super::mpr::native_exhaustive(hull, local_dir, self.vertindex)
         } else {
-            let i = super::mpr::native_hillclimb(hull, local_dir, self.meshindex);
-            self.meshindex = i as i32;
-            i
-        }
-        .min(n - 1);
-        self.vertindex = imax as i32;
-        Some(verts[imax])
+            super::mpr::native_hillclimb(hull, local_dir, self.meshindex)
+        };
+        Some(self.record(hull, i, !self.exhaustive))
     }
 }
 
@@ -313,7 +306,10 @@ pub(crate) fn minkowski_support(o1: &mut Object, o2: &mut Object, dir: DVec3) ->
                 (&h1.graph, l1, s1.0, s1.1),
                 (&h2.graph, l2, s2.0, s2.1),
             );
-            (o1.climbed_to(h1, i1), o2.climbed_to(h2, i2))
+            (
+                o1.mat * o1.record(h1, i1, true) + o1.pos,
+                o2.mat * o2.record(h2, i2, true) + o2.pos,
+            )
         }
         _ => (o1.support_raw(dir), o2.support_raw(-dir)),
     };
