@@ -88,11 +88,21 @@ pub struct ContactReport {
     pub convex_pairs: usize,
     /// Those convex pairs compared with solver tolerances.
     pub convex: ConvexReport,
+    /// MuJoCo's contacts of every kind (analytic and convex), all states.
+    pub all_contacts: usize,
+    /// Those equal to ours bit for bit, in MuJoCo's order: the same geoms, `dist`, `pos` and
+    /// frame at the same index of the state's list.
+    pub bit_exact: usize,
     /// First few differences, for the report.
     pub examples: Vec<String>,
 }
 
 impl ContactReport {
+    /// Every contact of every state is MuJoCo's, bit for bit and in order.
+    pub fn all_bit_exact(&self) -> bool {
+        self.bit_exact == self.all_contacts
+    }
+
     /// Every analytic pair found, with MuJoCo's counts, geometry within tolerance, parameters
     /// and order equal.
     pub fn passed(&self) -> bool {
@@ -237,6 +247,46 @@ fn compare_contacts(
         }
     }
     compare_convex(m, state, ours, theirs, &mut r.convex);
+}
+
+/// Counts MuJoCo's contacts of one state and those of `ours` (a collider without warm starts,
+/// whose contacts depend on the poses alone, as MuJoCo's do) equal to them bit for bit.
+fn count_bit_exact(ours: &[Contact], theirs: &[Value], r: &mut ContactReport) {
+    r.all_contacts += theirs.len();
+    if ours.len() == theirs.len() {
+        r.bit_exact += ours
+            .iter()
+            .zip(theirs)
+            .filter(|(a, b)| same_bits(a, b))
+            .count();
+    }
+}
+
+/// Our contact and MuJoCo's recorded one have the same geoms, `dist`, `pos` and frame, bit for
+/// bit.
+fn same_bits(a: &Contact, b: &Value) -> bool {
+    let geom = |k: &str| b.get(k).and_then(Value::as_u64).map(|g| g as usize);
+    let pos = b.get("pos").map(f64s).unwrap_or_default();
+    // (fixtures recorded before the frame was kept hold the normal alone)
+    let frame = b
+        .get("frame")
+        .or_else(|| b.get("normal"))
+        .map(f64s)
+        .unwrap_or_default();
+    let ours_frame = a.frame.iter().flat_map(|r| [r.x, r.y, r.z]);
+    geom("geom1") == Some(a.geom[0])
+        && geom("geom2") == Some(a.geom[1])
+        && b.get("dist").and_then(Value::as_f64).map(f64::to_bits) == Some(a.dist.to_bits())
+        && pos.len() == 3
+        && pos
+            .iter()
+            .zip(a.pos.to_array())
+            .all(|(p, q)| p.to_bits() == q.to_bits())
+        && (frame.len() == 9 || frame.len() == 3)
+        && frame
+            .iter()
+            .zip(ours_frame)
+            .all(|(p, q)| p.to_bits() == q.to_bits())
 }
 
 /// Convex pairs: tolerance on the deepest contact's position (length units), as on `dist`.
@@ -873,7 +923,17 @@ pub fn check_model_passes(
             None
         }
     };
+    // (a second collider without warm starts for the bit-for-bit count: the first keeps the
+    // default options, whose warm starts may move the last bits within the criteria)
+    let mut fresh = collider.as_ref().and_then(|_| {
+        let options = collide::ColliderOptions {
+            warm_start: false,
+            ..Default::default()
+        };
+        Collider::with_options(&model, options).ok()
+    });
     let mut contacts = Vec::new();
+    let mut fresh_contacts = Vec::new();
     let states = fixture
         .get("states")
         .and_then(Value::as_array)
@@ -911,6 +971,10 @@ pub fn check_model_passes(
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
             compare_contacts(&model, si, &contacts, theirs, &mut r.contacts);
+            if let Some(f) = fresh.as_mut().filter(|_| r.nstates <= states.len()) {
+                detect_state(f, &poses, asleep.as_deref(), &mut fresh_contacts);
+                count_bit_exact(&fresh_contacts, theirs, &mut r.contacts);
+            }
         }
         let xpos = s.get("geom_xpos").map(f64s).unwrap_or_default();
         let xmat = s.get("geom_xmat").map(f64s).unwrap_or_default();
@@ -1008,6 +1072,33 @@ pub fn format_contact_table(reports: &[ModelReport]) -> String {
         "{ok} of {} models match MuJoCo 4.0.0's analytic contacts ({pairs} analytic colliding pairs compared; {convex} convex pairs compared separately)\n",
         reports.len()
     ));
+    let loaded = reports.iter().filter(|r| r.load_error.is_none());
+    let (exact, all) = loaded.clone().fold((0, 0), |(e, a), r| {
+        (e + r.contacts.bit_exact, a + r.contacts.all_contacts)
+    });
+    let models = loaded
+        .clone()
+        .filter(|r| r.contacts.all_bit_exact())
+        .count();
+    s.push_str(&format!(
+        "every contact, analytic and convex: {exact} of {all} bit for bit and in MuJoCo's order; {models} of {} models exact in every contact\n",
+        loaded.clone().count()
+    ));
+    let inexact: Vec<String> = loaded
+        .filter(|r| !r.contacts.all_bit_exact())
+        .map(|r| {
+            format!(
+                "{} ({} of {})",
+                r.name, r.contacts.bit_exact, r.contacts.all_contacts
+            )
+        })
+        .collect();
+    if !inexact.is_empty() {
+        s.push_str(&format!(
+            "not exact in every contact: {}\n",
+            inexact.join(", ")
+        ));
+    }
     s
 }
 

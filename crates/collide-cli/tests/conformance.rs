@@ -125,6 +125,52 @@ fn convex_criteria_hold_on_every_model() {
 }
 
 #[test]
+fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
+    // Every contact of every state (analytic and convex, from a collider without warm starts),
+    // against MuJoCo's recorded list: the same geoms, dist, pos and frame, bit for bit, at the
+    // same index. The models below are known not to be, each for a stated reason; any other model
+    // that stops being exact fails here, as does one of these that becomes exact (so that the list
+    // shrinks). Found by this check: GJK's final support query on a tetrahedron
+    // (`gjk_tetrahedron_makes_no_final_support_query`).
+    const KNOWN: [&str; 8] = [
+        // last bits of a few contacts (1e-18 to 6e-17)
+        "dm_control/dog",
+        "scenes/option_override",
+        "scenes/mesh_fit_aabb",
+        "scenes/builtin_lattice",
+        // 5e-13 in a few positions
+        "scenes/urdf_features",
+        // builtin mesh vertices generated 1e-9 apart from MuJoCo's (and a tie between two
+        // vertices on a plane decided the other way)
+        "scenes/builtin_meshes",
+        // the sdf path's iterative refinement (within 1e-7)
+        "scenes/sdf_mesh_mix",
+        "scenes/sdf_mesh_pile",
+    ];
+    let reports = corpus();
+    let loaded = || reports.iter().filter(|r| r.load_error.is_none());
+    let unexpected: Vec<_> = loaded()
+        .filter(|r| r.contacts.all_bit_exact() == KNOWN.contains(&r.name.as_str()))
+        .map(|r| {
+            (
+                r.name.as_str(),
+                r.contacts.bit_exact,
+                r.contacts.all_contacts,
+            )
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "bit-for-bit status differs from the known list on {unexpected:?}"
+    );
+    let (exact, all) = loaded().fold((0, 0), |(e, a), r| {
+        (e + r.contacts.bit_exact, a + r.contacts.all_contacts)
+    });
+    assert!(all > 20_000, "only {all} contacts compared");
+    println!("{exact} of {all} contacts bit for bit");
+}
+
+#[test]
 fn convex_criteria_hold_with_warm_starts_over_three_passes() {
     // The box and mesh scenes with their states taken three times over by one collider: the
     // touching cache's warm starts (EPA from the cached tetrahedron, depths proved by the cached

@@ -1253,3 +1253,46 @@ fn gjk_tetrahedron_makes_no_final_support_query() {
         assert_contact(got, [0, 1], dist, pos, normal);
     }
 }
+
+/// Scene 1600 of `scene_fuzz --seed 27`: a sphere centred in a box-shaped mesh of 17 vertices
+/// that repeat its 8 corners, the repeats last. MuJoCo 4.0.0 chooses the mesh's support search
+/// by the mesh's vertex count (17: the hill climb); we estimated that count from the largest
+/// mesh index of a hull vertex (8: the scan), since the hull did not keep it, and the scan breaks
+/// the corners' ties elsewhere: the normal came out flipped (3.1 rad). The hull now keeps the
+/// mesh's vertex count (`ConvexHull::mesh_nvert`).
+#[test]
+fn support_search_follows_the_meshs_vertex_count_with_repeated_vertices() {
+    let c = contacts_at_key(&model(
+        r#"<mujoco>
+          <asset>
+            <mesh name="m3" vertex="0.0618062 0.123612 0.0618062 -0.0618062 -0.123612 -0.0618062 -0.0618062 0.123612 0.0618062 0.0618062 0.123612 0.0618062 -0.0618062 0.123612 -0.0618062 -0.0618062 -0.123612 0.0618062 0.0618062 0.123612 -0.0618062 0.0618062 -0.123612 -0.0618062 0.0618062 -0.123612 0.0618062 0.0618062 -0.123612 -0.0618062 -0.0618062 0.123612 -0.0618062 -0.0618062 0.123612 -0.0618062 0.0618062 -0.123612 0.0618062 0.0618062 -0.123612 0.0618062 -0.0618062 -0.123612 -0.0618062 -0.0618062 0.123612 0.0618062 -0.0618062 -0.123612 -0.0618062"/>
+          </asset>
+          <worldbody>
+            <body name="b8" pos="0.0560549 -0.0974844 0.000801704">
+              <geom name="g12" type="mesh" mesh="m3"/>
+            </body>
+            <body name="b9" pos="0.0560549 -0.0974844 0.000801704">
+              <joint type="free" name="j9"/>
+              <geom name="g13" type="sphere" size="0.074532"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="0.0560549 -0.0974844 0.000801704 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    ));
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [1, 0],
+        -0.13633762137012898,
+        [
+            0.056013592604453565,
+            -0.09735421975260103,
+            -0.005560872974710071,
+        ],
+        [
+            0.0009131860931078918,
+            -0.00045568330888308954,
+            -0.9999994792218052,
+        ],
+    );
+}

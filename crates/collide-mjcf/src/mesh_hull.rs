@@ -587,6 +587,7 @@ fn assemble(
     let mut hull = ConvexHull {
         vert,
         mesh_index: g.vertices.iter().map(|&p| p as u32).collect(),
+        mesh_nvert: stored.len() as u32,
         graph,
         face,
         poly_start,

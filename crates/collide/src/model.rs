@@ -270,6 +270,11 @@ pub struct ConvexHull {
     pub vert: Vec<DVec3>,
     /// Index of each hull vertex in [`Mesh::vert`].
     pub mesh_index: Vec<u32>,
+    /// Number of vertices of the mesh (MuJoCo's `mesh_vertnum`, repeated vertices included),
+    /// which chooses MuJoCo's support search: a scan of every vertex below 10, else the hill
+    /// climb. 0 when unknown (a hull built by hand): one more than the largest
+    /// [`ConvexHull::mesh_index`] then stands in for it.
+    pub mesh_nvert: u32,
     /// Vertex graph (hull edges) for the hill-climbing support search; empty when not built
     /// (the support then scans every vertex).
     pub graph: HullGraph,

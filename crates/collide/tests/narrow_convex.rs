@@ -111,6 +111,7 @@ fn hull_from_mujoco(rec: &Json) -> ConvexHull {
     let mut hull = ConvexHull {
         vert,
         mesh_index,
+        mesh_nvert: mesh_vert.len() as u32,
         graph,
         face,
         poly_start,

@@ -163,6 +163,7 @@ fn hull_from_polys(vert: &[DVec3], polys: &[Vec<u32>]) -> ConvexHull {
     ConvexHull {
         vert: vert.to_vec(),
         mesh_index: (0..n as u32).collect(),
+        mesh_nvert: 0,
         graph,
         face,
         poly_start,

@@ -194,6 +194,7 @@ fn box_hull(h: DVec3) -> ConvexHull {
     ConvexHull {
         vert,
         mesh_index: (0..8).collect(),
+        mesh_nvert: 0,
         graph,
         face,
         poly_start,

@@ -20,6 +20,7 @@ pub fn hull(j: &Json) -> ConvexHull {
     ConvexHull {
         vert,
         mesh_index: j.get("mesh_index").u32s(),
+        mesh_nvert: 0,
         graph,
         face: j
             .get("face")

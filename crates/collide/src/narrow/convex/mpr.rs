@@ -326,26 +326,27 @@ impl<'a> CcdObj<'a> {
 }
 
 /// Whether MuJoCo searches this mesh exhaustively (`mjc_meshSupport`: fewer than
-/// `mjMESH_HILLCLIMB_MIN = 10` mesh vertices) rather than by hill climbing. The mesh's vertex
-/// count is not stored with the hull; one more than the largest mesh index of a hull vertex is
-/// used (exact whenever the mesh's last vertex is on the hull).
+/// `mjMESH_HILLCLIMB_MIN = 10` mesh vertices, repeated vertices included) rather than by hill
+/// climbing. For a hull whose mesh vertex count is unknown ([`ConvexHull::mesh_nvert`] 0), one
+/// more than the largest mesh index of a hull vertex stands in for it (exact whenever the
+/// mesh's last vertex is on the hull).
 #[inline]
 pub(crate) fn uses_exhaustive_search(hull: &ConvexHull) -> bool {
     let n = hull.vert.len();
     if hull.graph.len() != n {
         return true;
     }
-    // the mesh has at least as many vertices as its hull: the scan of the mesh indices only
-    // matters for small hulls
-    n < super::HILLCLIMB_MIN
-        && hull
+    let nvert = match hull.mesh_nvert {
+        0 => hull
             .mesh_index
             .iter()
             .copied()
             .max()
-            .map_or(n, |m| m as usize + 1)
-            .max(n)
-            < super::HILLCLIMB_MIN
+            .map_or(n, |m| m as usize + 1),
+        k => k as usize,
+    };
+    // (the mesh has at least as many vertices as its hull)
+    nvert.max(n) < super::HILLCLIMB_MIN
 }
 
 /// `(ld0*v0 + ld1*v1) + ld2*v2`, MuJoCo's order.
