@@ -939,7 +939,10 @@ pub fn check_model_passes(
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    for (si, s) in std::iter::repeat_n(states.iter().enumerate(), passes).flatten() {
+    for (visit, (si, s)) in std::iter::repeat_n(states.iter().enumerate(), passes)
+        .flatten()
+        .enumerate()
+    {
         let state = match parse_state(s, si) {
             Ok(st) => st,
             Err(e) => {
@@ -971,7 +974,8 @@ pub fn check_model_passes(
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
             compare_contacts(&model, si, &contacts, theirs, &mut r.contacts);
-            if let Some(f) = fresh.as_mut().filter(|_| r.nstates <= states.len()) {
+            // (the first pass only: the count is per state)
+            if let Some(f) = fresh.as_mut().filter(|_| visit < states.len()) {
                 detect_state(f, &poses, asleep.as_deref(), &mut fresh_contacts);
                 count_bit_exact(&fresh_contacts, theirs, &mut r.contacts);
             }
