@@ -1296,3 +1296,34 @@ fn support_search_follows_the_meshs_vertex_count_with_repeated_vertices() {
         ],
     );
 }
+
+/// Scene 1853 of `scene_fuzz --seed 20`: a sphere centred in an icosahedron mesh, where the
+/// twenty faces tie. The sphere is first reduced to its centre and GJK runs in distance mode;
+/// MuJoCo 4.0.0 makes no final support query there (only in contact mode), and ours moved the
+/// mesh's hill-climbing warm start, so that EPA's tie went to another face (0.58 rad).
+#[test]
+fn distance_mode_gjk_makes_no_final_support_query() {
+    let c = contacts_at_key(&model_with_assets(
+        r#"<mujoco>
+          <asset><mesh name="m1" file="icosahedron.stl" scale="0.0412805 0.0412805 0.0412805"/></asset>
+          <worldbody>
+            <body name="b2" pos="-0.184492 0.142783 0.231208">
+              <geom name="g5" type="sphere" size="0.0201537"/>
+            </body>
+            <body name="b3" pos="-0.184492 0.142783 0.231208">
+              <joint type="free" name="j4"/>
+              <geom name="g6" type="mesh" mesh="m1"/>
+            </body>
+          </worldbody>
+          <keyframe><key qpos="-0.184492 0.142783 0.231208 1 0 0 0"/></keyframe>
+        </mujoco>"#,
+    ));
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_contact(
+        &c[0],
+        [0, 1],
+        -0.050844740349940375,
+        [-0.19227767070197305, 0.1406842143463498, 0.2342418027566998],
+        [0.5332041490767596, 0.6377390376035836, -0.5558617232044168],
+    );
+}

@@ -187,11 +187,12 @@ pub(crate) fn gjk(
         out.x1 = lincomb(&lambda, n, |i| simplex[i].vert1);
         out.x2 = lincomb(&lambda, n, |i| simplex[i].vert2);
     }
-    // final check: a support point beyond the origin proves separation; not made when the
-    // simplex encloses the origin (MuJoCo 4.0.0 makes no such support query, and the query would
-    // move a mesh's hill-climbing warm start, which decides ties in the EPA that follows:
-    // `gjk_tetrahedron_makes_no_final_support_query`)
-    if n < 4 && x_norm > 0.0 && x_norm.is_finite() {
+    // final check, in contact mode only: a support point beyond the origin proves separation.
+    // MuJoCo 4.0.0 makes no such support query when the simplex encloses the origin, nor in
+    // distance mode, and the query would move a mesh's hill-climbing warm start, which decides
+    // ties in the solves that follow (`gjk_tetrahedron_makes_no_final_support_query`,
+    // `distance_mode_gjk_makes_no_final_support_query`)
+    if !get_dist && n < 4 && x_norm > 0.0 && x_norm.is_finite() {
         let tmp = minkowski_support(o1, o2, -x_k / x_norm);
         if x_k.dot(tmp.vert) > 0.0 {
             out.separated = true;
