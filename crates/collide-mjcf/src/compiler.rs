@@ -1123,10 +1123,10 @@ impl<'r> Builder<'r> {
             }
         }
 
-        let mut placed = frame.compose(local);
-        if let Some(mf) = mesh_frame {
-            placed = placed.compose(mf);
-        }
+        let placed = match mesh_frame {
+            Some(mf) => frame.compose(local.compose(mf)),
+            None => frame.compose(local),
+        };
 
         let mut friction = [1.0, 0.005, 0.0001];
         r.partial("friction", &mut friction)?;

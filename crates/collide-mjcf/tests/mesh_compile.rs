@@ -591,3 +591,43 @@ fn mesh_fit_aabb_sphere_frame_is_mujocos_bit_for_bit() {
     );
     assert_eq!(m.geom_size[1].x, 0.11841712512254465);
 }
+
+/// A mesh geom inside a `<frame>` (random-scene seed 28 scene 122, and seed 1 scene 1170): the
+/// mesh's own frame (centre and principal axes) composes with the geom's pose first, and the
+/// `<frame>` then with that, as MuJoCo 4.0.0 rounds it. Composing the frame with the geom's
+/// pose first put the position one ulp off, which moved a cylinder–mesh contact by 1.2e-6.
+/// MuJoCo 4.0.0's values bit for bit.
+#[test]
+fn mesh_in_frame_takes_the_mesh_offset_before_the_frame() {
+    let xml = r#"<mujoco>
+  <asset>
+    <mesh name="m0" vertex="-0.099329 -0.0447402 -4.71549e-05 0.104425 0.163388 -3.20809e-05 -0.0808366 -0.16394 -8.19757e-05 0.190977 -0.0226733 9.42924e-05 -0.0517997 -0.109287 -7.71422e-05 -0.182604 -0.00475875 -4.97611e-05 0.0786102 -0.172973 -1.28282e-05 0.0463568 0.0406346 3.63938e-05 -0.0989359 0.0856972 -4.18344e-05 0.0757307 0.0102862 -4.10981e-05 0.147569 -0.0581978 0.000207185 -0.0300396 -0.0401557 6.39905e-05 0.0688527 0.0341642 -4.16931e-05 -0.0967028 -0.0199576 -4.22202e-05 0.104883 0.402991 -2.6586e-05 0.0534025 -0.166785 -0.000167687 -0.147969 -0.288717 7.55841e-06"/>
+  </asset>
+  <worldbody>
+    <body pos="-0.0272271 -0.248418 0.0590227">
+      <joint type="free"/>
+      <frame pos="0.000114517 0.0111759 -0.0410556" euler="-48.687 17.7915 -132.404">
+        <geom type="mesh" pos="-0.0197077 0.0827747 0.0282895" mesh="m0"/>
+      </frame>
+    </body>
+  </worldbody>
+</mujoco>"#;
+    let m = collide_mjcf::load_str(xml, ".").unwrap();
+    assert_eq!(
+        m.geom_pos[0].to_array(),
+        [
+            0.05096377750234175,
+            -0.011058870233559394,
+            0.004527274714923812
+        ]
+    );
+    assert_eq!(
+        wxyz(m.geom_quat[0]),
+        [
+            0.4596729607995677,
+            -0.664547956235771,
+            -0.5851957443851807,
+            -0.0679906149854218
+        ]
+    );
+}
