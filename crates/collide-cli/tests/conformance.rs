@@ -132,7 +132,7 @@ fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
     // that stops being exact fails here, as does one of these that becomes exact (so that the list
     // shrinks). Found by this check: GJK's final support query on a tetrahedron
     // (`gjk_tetrahedron_makes_no_final_support_query`).
-    const KNOWN: [&str; 8] = [
+    const KNOWN: [&str; 6] = [
         // last bits of a few contacts (1e-18 to 6e-17)
         "dm_control/dog",
         "scenes/option_override",
@@ -140,11 +140,7 @@ fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
         "scenes/builtin_lattice",
         // 5e-13 in a few positions
         "scenes/urdf_features",
-        // builtin mesh vertices generated 1e-9 apart from MuJoCo's (and a tie between two
-        // vertices on a plane decided the other way)
-        "scenes/builtin_meshes",
         // the sdf path's iterative refinement (within 1e-7)
-        "scenes/sdf_mesh_mix",
         "scenes/sdf_mesh_pile",
     ];
     let reports = corpus();

@@ -317,8 +317,7 @@ fn icosphere(s: usize) -> RawMesh {
         let mut next = Vec::with_capacity(face.len() * 4);
         let mut mid = |a: u32, b: u32, vert: &mut Vec<DVec3>| -> u32 {
             *cache.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                let p = (vert[a as usize] + vert[b as usize]).normalize();
-                vert.push(p);
+                vert.push(f32_midpoint_on_sphere(vert[a as usize], vert[b as usize]));
                 (vert.len() - 1) as u32
             })
         };
@@ -331,6 +330,21 @@ fn icosphere(s: usize) -> RawMesh {
         face = next;
     }
     RawMesh { vert, face }
+}
+
+/// The normalised sum of two unit vectors in `f32` arithmetic: MuJoCo 4.0.0 builds its
+/// builtin sphere in single precision (sum, squared norm summed left to right, `sqrtf`,
+/// division), and its midpoints are not the `f64` ones rounded: those were one `f32` ulp off
+/// in 122 of the 162 vertices of `scenes/builtin_meshes`'s `ico2`.
+fn f32_midpoint_on_sphere(a: DVec3, b: DVec3) -> DVec3 {
+    let (a, b) = (a.as_vec3(), b.as_vec3());
+    let p = [a.x + b.x, a.y + b.y, a.z + b.z];
+    let norm = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    DVec3::new(
+        f64::from(p[0] / norm),
+        f64::from(p[1] / norm),
+        f64::from(p[2] / norm),
+    )
 }
 
 /// Octahedron-projected hemisphere: pole, `r + 1` rings of `4k` vertices (ring `k` is the
@@ -384,19 +398,21 @@ fn hemisphere(r: usize) -> RawMesh {
 }
 
 /// Unit `n`-gon at z = -1 and the same polygon scaled by `radius` at z = 1 (a single apex when
-/// `radius` is 0); no faces (the compiler takes the convex hull).
+/// `radius` is 0); no faces (the compiler takes the convex hull). Vertex `i` of either ring is
+/// at the angle `2π i / n`, counting on through the top ring (`i` from `n` to `2n - 1`), as
+/// MuJoCo 4.0.0 rounds it: the top ring's first vertex has `y = radius sin 2π`, not 0.
 fn cone(n: usize, radius: f64) -> RawMesh {
-    let ring = |r: f64, z: f64| {
-        (0..n).map(move |j| {
-            let a = 2.0 * PI * j as f64 / n as f64;
+    let ring = |first: usize, r: f64, z: f64| {
+        (first..first + n).map(move |i| {
+            let a = 2.0 * PI * i as f64 / n as f64;
             DVec3::new(r * a.cos(), r * a.sin(), z)
         })
     };
-    let mut vert: Vec<DVec3> = ring(1.0, -1.0).collect();
+    let mut vert: Vec<DVec3> = ring(0, 1.0, -1.0).collect();
     if radius == 0.0 {
         vert.push(DVec3::Z);
     } else {
-        vert.extend(ring(radius, 1.0));
+        vert.extend(ring(n, radius, 1.0));
     }
     RawMesh { vert, face: vec![] }
 }
