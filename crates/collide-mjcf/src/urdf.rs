@@ -234,7 +234,8 @@ fn origin_attrs(parent: &Elem) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// The unit `<axis xyz>` of a joint (default `1 0 0`).
+/// The `<axis xyz>` of a joint (default `1 0 0`), as given: the compiler normalizes it, once, as
+/// MuJoCo does (normalizing here too put `1 1 0` one ulp off MuJoCo's axis).
 fn joint_axis(j: &Elem) -> Result<DVec3> {
     let Some(a) = j.children_named("axis").next() else {
         return Ok(DVec3::X);
@@ -247,7 +248,7 @@ fn joint_axis(j: &Elem) -> Result<DVec3> {
     if n < 1e-10 {
         return Err(a.err("joint axis has zero length"));
     }
-    Ok(v / n)
+    Ok(v)
 }
 
 struct Translator<'a> {
@@ -686,7 +687,7 @@ fn build_body(
             "floating" => jelems.push(joint(name, "free", None)),
             "spherical" => jelems.push(joint(name, "ball", None)),
             "planar" => {
-                let n = joint_axis(j)?;
+                let n = joint_axis(j)?.normalize();
                 let q = z_to_quat(n);
                 jelems.push(joint(&format!("{name}_TX"), "slide", Some(q * DVec3::X)));
                 jelems.push(joint(&format!("{name}_TY"), "slide", Some(q * DVec3::Y)));

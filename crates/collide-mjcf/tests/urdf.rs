@@ -135,6 +135,21 @@ fn planar_joint_is_two_slides_in_the_plane_and_a_hinge_about_its_normal() {
     assert!(close(m.jnt_axis[2], DVec3::Y));
 }
 
+/// A revolute axis `1 1 0` is normalized once, by the compiler, as MuJoCo 4.0.0 does
+/// (`scenes/urdf_features`): normalizing it in the URDF translation as well gave
+/// `0.7071067811865476`, one ulp off, and moved contact positions by 5e-13.
+#[test]
+fn joint_axis_is_normalized_once_as_mujoco_does() {
+    let m = load(&format!(
+        r#"<robot name="r"><link name="w"/><link name="p">{SPHERE}</link>
+  <joint name="h" type="continuous"><parent link="w"/><child link="p"/><axis xyz="1 1 0"/></joint></robot>"#
+    ));
+    assert_eq!(
+        m.jnt_axis[0].to_array(),
+        [0.7071067811865475, 0.7071067811865475, 0.0]
+    );
+}
+
 #[test]
 fn floating_and_spherical_joints_are_free_and_ball() {
     let m = load(&format!(
