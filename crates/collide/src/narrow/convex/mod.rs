@@ -343,7 +343,9 @@ fn solve<const WARM: bool>(
             let n = normalize(g.x2 - g.x1);
             let x1 = g.x1 + n * fm1;
             let x2 = g.x2 - n * fm2;
-            let dist = g.dist - fm1 - fm2;
+            // the radii and half margins summed first, as MuJoCo 4.0.0 rounds it (scenes/
+            // option_override: capsule–ellipsoid and cylinder–cylinder with margins, 1.4e-17)
+            let dist = g.dist - (fm1 + fm2);
             if dist.is_nan() || dist >= 0.0 {
                 rep.separation = Some(separation_of(&g, o1, o2));
                 return None;
@@ -618,7 +620,7 @@ pub fn convex_distance_from(
             s2,
             iterations,
             tol,
-            cutoff + fm1 + fm2,
+            cutoff + (fm1 + fm2),
             false,
             &mut simplex,
         );
@@ -630,7 +632,7 @@ pub fn convex_distance_from(
             }
             let n = normalize(g.x2 - g.x1);
             let d = ConvexDistance {
-                dist: g.dist - fm1 - fm2,
+                dist: g.dist - (fm1 + fm2),
                 x1: g.x1 + n * fm1,
                 x2: g.x2 - n * fm2,
             };
