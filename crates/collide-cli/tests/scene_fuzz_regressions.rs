@@ -1327,3 +1327,135 @@ fn distance_mode_gjk_makes_no_final_support_query() {
         [0.5332041490767596, 0.6377390376035836, -0.5558617232044168],
     );
 }
+
+/// Random-scene seed 31 scene 2330 (`ccd_tolerance` 0.01, cylinder against a small mesh):
+/// GJK stops early under the loose tolerance, and EPA's first support point lies behind the
+/// origin along the nearest face's normal (its bound -5.7e-3 against the face's 7.6e-3), which
+/// proves the shapes apart. MuJoCo 4.0.0's EPA returns no face there and reports no contact;
+/// ours took the negative gap for convergence and reported a contact 7.6e-3 deep.
+#[test]
+fn epa_first_bound_below_the_face_reports_no_penetration() {
+    assert_no_contact(
+        r#"<mujoco>
+  <option ccd_tolerance="0.01"/>
+  <default>
+    <default class="c0">
+      <geom/>
+    </default>
+    <default class="c1">
+      <geom/>
+    </default>
+  </default>
+  <asset>
+    <mesh name="m1" vertex="0.00413964 0.00661113 0.00652899 0.00136258 0.00524753 0.00860687 0.00980283 0.00247651 -0.00111479 0.000624709 -0.00992614 0.00213377 0.0030342 0.00729451 -0.00640743 -0.00864028 0.00181586 0.00505169 0.00560656 -0.00201535 0.00824477 -0.00552024 0.00778151 0.00352797 -0.00584169 0.00688238 0.00468817 0.0043941 0.00634565 -0.00662541 0.00829366 0.0055343 -0.00201447 0.00739988 0.000286281 0.00697361 -0.00824363 -0.00083966 0.00589991 -0.00389581 0.00934251 0.00100575 0.00971951 0.00271517 -0.00127685 7.66407e-06 -0.00550934 0.00855094 -0.00442818 0.000329674 0.00915172 0.00288842 0.00941775 -0.00253661 -0.00474475 -0.00618197 -0.00653773"/>
+  </asset>
+  <worldbody>
+    <body name="b4" pos="-0.0753639 -0.123448 0.36071" quat="-0.347206 0.909734 -1.35827 -1.51668">
+      <joint type="hinge" axis="0 1 0" name="j4"/>
+      <joint type="slide" axis="-0.226017 -0.801524 -0.390081" pos="0.0959763 -0.0119941 0.0627087" range="-0.1 0.1" limited="true" name="j5"/>
+      <geom name="g9" type="box" pos="-0.0774749 -0.116691 0.0154598" size="0.148862 0.0667584 0.283011"/>
+      <body name="b5" pos="0.142338 -0.0614468 -0.0526276">
+        <joint type="hinge" axis="0.583301 1.6129 0.441906" name="j6"/>
+        <geom name="g11" type="cylinder" pos="0.1134 -0.117661 0.0298736" size="0.221799 0.0267151"/>
+      </body>
+    </body>
+    <body name="b8" pos="-0.0337632 0.0280399 0.154821">
+      <joint type="free" name="j9"/>
+      <geom name="g14" type="mesh" pos="0 0 0" mesh="m1"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key qpos="-1.5887165806021235 0.013821201179569045 0.4498054999637482 -0.0337632 0.0280399 0.154821 0.387160537536455 0.5158591356232977 -0.6749244322137556 -0.3584314176650909"/>
+  </keyframe>
+</mujoco>"#,
+    );
+}
+
+/// Random-scene seed 31 scene 1211 (`ccd_tolerance` 0.01, margin: an ellipsoid against a
+/// box): MuJoCo 4.0.0's core distance ends with the shapes apart (the GJK test
+/// `distance_mode_gjk_does_not_stop_at_the_tolerance`); ours stopped two iterations early, took
+/// them for overlapping and reported a contact 3.1e-3 deep. (EPA's first bound alone also
+/// rejects it: `epa_first_bound_below_the_face_reports_no_penetration`.)
+#[test]
+fn ellipsoid_apart_from_a_slab_under_a_loose_tolerance_has_no_contact() {
+    assert_no_contact(
+        r#"<mujoco>
+  <option ccd_tolerance="0.01"/>
+  <default>
+    <default class="c0">
+      <geom/>
+    </default>
+    <default class="c1">
+      <geom/>
+    </default>
+  </default>
+  <worldbody>
+    <body name="b0" pos="0.220098 0.22349 0.374505">
+      <body name="b1" pos="0.0472679 -0.116467 -0.0769245" zaxis="1.36765 0.521825 -0.55152">
+        <joint type="hinge" axis="-0.886812 -0.275092 0.22655" pos="0.0214887 0.0806637 -0.0400679" name="j0"/>
+        <joint type="slide" axis="-1.40519 1.39823 -0.152047" pos="0.00692125 -0.0348853 -0.0530135" range="-0.1 0.1" limited="true" name="j1"/>
+        <geom name="g4" type="box" pos="0.0841771 0.017417 -0.0783648" size="0.0972874 0.140257 0.000275974"/>
+      </body>
+    </body>
+    <body name="b2" pos="0.089082 0.103415 0.183973">
+      <joint type="hinge" axis="2.05432 -0.674059 0.484606" name="j2"/>
+      <geom name="g6" type="ellipsoid" pos="0.061133 -0.0299183 -0.0784079" size="0.131292 0.108079 0.129142" xyaxes="0.0330435 -0.705744 1.84711 0.385736 0.109839 -1.38513" margin="0.001"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key qpos="-2.4303977465908755 0.045569121961629655 -2.654342210630865"/>
+  </keyframe>
+</mujoco>"#,
+    );
+}
+
+/// Random-scene seed 28 scene 223 (`ccd_tolerance` 0.01, no multi-contact: an ellipsoid
+/// against a cylinder): after its first iteration GJK's simplex is one point 9.3e-3 from the
+/// origin, below the tolerance. MuJoCo 4.0.0 stops on the iterate's norm only below MINVAL while
+/// the simplex has one vertex, goes on and finds the penetration (0.62e-3 deep, through EPA);
+/// ours stopped, made its final support query and reported the shapes apart.
+#[test]
+fn one_vertex_simplex_does_not_stop_at_the_tolerance() {
+    let c = contacts_at_key(&model(
+        r#"<mujoco>
+  <option ccd_tolerance="0.01">
+    <flag multiccd="disable"/>
+  </option>
+  <default>
+    <default class="c0">
+      <geom/>
+    </default>
+    <default class="c1">
+      <geom/>
+    </default>
+  </default>
+  <worldbody>
+    <body name="b1" pos="0.0581863 0.125241 0.200263" childclass="c0">
+      <geom name="g3" type="ellipsoid" pos="0.0848133 -0.0310098 -0.0595836" size="0.0598111 0.0619418 0.00188971"/>
+    </body>
+    <body name="b5" pos="0.260211 0.025949 0.0748687">
+      <joint type="free" name="j5"/>
+      <geom name="g8" type="cylinder" size="0.0748687 0.0748687" pos="0 0 0"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key qpos="0.260211 0.025949 0.0748687 1.0 0.0 0.0 0.0"/>
+  </keyframe>
+</mujoco>"#,
+    ));
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c[0].geom, [0, 1]);
+    assert_eq!(c[0].dist, -0.0006249072460147665);
+    assert_eq!(
+        c[0].pos.to_array(),
+        [0.1948363910054313, 0.06288303968496012, 0.1406620012901954]
+    );
+    assert_eq!(
+        c[0].frame[0].to_array(),
+        [
+            -0.9698360712893781,
+            -0.2426942296329636,
+            -0.022748752248130683
+        ]
+    );
+}

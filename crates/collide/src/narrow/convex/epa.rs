@@ -673,6 +673,13 @@ pub(crate) fn epa(
         }
         if upper_k - lower < tolerance {
             converged = true;
+            // converged on the first expansion with the bound more than the tolerance below
+            // the face: the support point lies behind the origin, the shapes are apart (a GJK
+            // stopped early under a loose tolerance), and MuJoCo 4.0.0 returns no face
+            // (`epa_first_bound_below_the_face_reports_no_penetration`)
+            if k == 0 && upper < lower - tolerance {
+                face = None;
+            }
             break;
         }
         if discrete {

@@ -69,7 +69,14 @@ pub(crate) fn gjk(
     } else {
         0.5 * tolerance * tolerance
     };
-    let min_norm = if discrete { MINVAL } else { tolerance };
+    // the iterate's norm below which GJK stops: the tolerance in contact mode between smooth
+    // shapes, else MINVAL (MuJoCo 4.0.0's machine code; distance mode goes on below the
+    // tolerance: `distance_mode_gjk_does_not_stop_at_the_tolerance`)
+    let min_norm = if discrete || get_dist {
+        MINVAL
+    } else {
+        tolerance
+    };
 
     let mut out = Gjk {
         dist: FAR,
@@ -99,7 +106,10 @@ pub(crate) fn gjk(
         // the start point is never a stopping point (neither here nor by the duality gap
         // below): MuJoCo 4.0.0 searches from centres 1e-12 or 1e-6 apart and finds the contact
         // of a sphere inside a mesh
-        if x_norm.is_nan() || (k > 0 && x_norm < min_norm) || (x_norm_prev - x_norm).abs() < MINVAL
+        // (a simplex of one vertex stops only below MINVAL, whatever the tolerance:
+        // `one_vertex_simplex_does_not_stop_at_the_tolerance`)
+        let stop_norm = if n == 1 { MINVAL } else { min_norm };
+        if x_norm.is_nan() || (k > 0 && x_norm < stop_norm) || (x_norm_prev - x_norm).abs() < MINVAL
         {
             stopped = true;
             break;
@@ -108,12 +118,6 @@ pub(crate) fn gjk(
         let dir = -(x_k * (1.0 / x_norm));
         simplex[n] = minkowski_support(o1, o2, dir);
         let s_k = simplex[n].vert;
-
-        // Frank-Wolfe duality gap
-        if k > 0 && x_k.dot(x_k - s_k) < epsilon {
-            stopped = true;
-            break;
-        }
 
         let lower = x_k.dot(s_k);
         if !get_dist {
@@ -128,6 +132,14 @@ pub(crate) fn gjk(
             out.iterations = k;
             out.x = x_k;
             return out;
+        }
+
+        // Frank-Wolfe duality gap, after the separation tests: a support point that proves
+        // separation ends the search as separated even when the gap is closed too (MuJoCo 4.0.0's
+        // order; `distance_mode_gjk_does_not_stop_at_the_tolerance`)
+        if k > 0 && x_k.dot(x_k - s_k) < epsilon {
+            stopped = true;
+            break;
         }
 
         if n == 3 && backup {
@@ -670,6 +682,64 @@ mod tests {
             g.dist,
             corner_x - 1.0
         );
+    }
+
+    /// Random-scene seed 31 scene 1211 (`ccd_tolerance` 0.01, margin 0.001): the core distance
+    /// between an ellipsoid and a thin box, in distance mode with the margin as cutoff. MuJoCo
+    /// 4.0.0 goes on while the iterate is shorter than the tolerance (only contact mode stops
+    /// there) and, at its seventh support point, where the duality gap closes and the point also
+    /// proves separation, reports the shapes apart (its status after `gjk`: distance
+    /// `mjMAXVAL`, 6 iterations). We stopped after five support points, 7.4e-3 apart.
+    #[test]
+    fn distance_mode_gjk_does_not_stop_at_the_tolerance() {
+        let mat = |m: [f64; 9]| DMat3::from_cols_array(&m).transpose();
+        let mut ellipsoid = Object::new(
+            GeomType::Ellipsoid,
+            DVec3::new(
+                0.10576453362247068,
+                0.061687257145526336,
+                0.2775712675828248,
+            ),
+            mat([
+                0.6551336572219066,
+                0.6705880138649047,
+                0.3480109291901227,
+                0.530923536616325,
+                -0.0809171671822812,
+                -0.8435476337006758,
+                -0.5375128737452379,
+                0.737403639613962,
+                -0.4090425196018364,
+            ]),
+            DVec3::new(0.131292, 0.108079, 0.129142),
+            None,
+            0.0,
+        );
+        let mut slab = Object::new(
+            GeomType::Box,
+            DVec3::new(
+                0.15889898444552075,
+                0.19257685928468143,
+                0.23776933889994464,
+            ),
+            mat([
+                -0.7805420000071209,
+                0.5876058041483618,
+                -0.21324541063300959,
+                -0.2714476153783147,
+                -0.625907784132325,
+                -0.7311331191157939,
+                -0.5630900268432307,
+                -0.5127951488593863,
+                0.6480515079652,
+            ]),
+            DVec3::new(0.0972874, 0.140257, 0.000275974),
+            None,
+            0.0,
+        );
+        let g = run(&mut ellipsoid, &mut slab, 35, 0.01, 0.001, false);
+        assert!(g.separated && g.dist == FAR, "{g:?}");
+        assert_eq!(g.iterations, 6);
     }
 
     #[test]
