@@ -1343,7 +1343,11 @@ impl<'r> Builder<'r> {
                 m.jnt_bodyid.push(b);
                 m.jnt_qposadr.push(qpos0.len());
                 m.jnt_pos.push(j.pos);
-                m.jnt_axis.push(j.axis);
+                // MuJoCo keeps +z as the axis of free and ball joints, whatever was given
+                m.jnt_axis.push(match j.t {
+                    JointType::Free | JointType::Ball => DVec3::Z,
+                    _ => j.axis,
+                });
                 match j.t {
                     JointType::Free => {
                         qpos0.extend(frame.pos.to_array());

@@ -253,3 +253,25 @@ fn xml_declaration_after_an_empty_line_is_accepted_and_lines_are_kept() {
     let ok = text.replace("size=\"-1\"", "size=\"1\"");
     assert_eq!(collide_mjcf::load_str(&ok, ".").expect("loads").ngeom(), 1);
 }
+
+/// A free or ball joint keeps +z as its axis in MuJoCo 4.0.0, whatever `axis` says
+/// (`brax/test_data/capsule` gives a free joint `axis="1 0 0"`).
+#[test]
+fn free_and_ball_joints_keep_the_z_axis() {
+    let m = load_str(
+        r#"<mujoco><worldbody>
+          <body><joint type="ball" axis="1 0 0"/><geom size=".1"/></body>
+          <body pos="1 0 0"><joint type="free" axis="1 1 0"/><geom size=".1"/></body>
+          <body pos="2 0 0"><joint type="hinge" axis="1 1 0"/><geom size=".1"/></body>
+        </worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert_eq!(m.jnt_axis[0].to_array(), [0.0, 0.0, 1.0]);
+    assert_eq!(m.jnt_axis[1].to_array(), [0.0, 0.0, 1.0]);
+    // (a hinge's axis is normalized by division: MuJoCo's 0.7071067811865475)
+    assert_eq!(
+        m.jnt_axis[2].to_array(),
+        [0.7071067811865475, 0.7071067811865475, 0.0]
+    );
+}
