@@ -133,16 +133,15 @@ fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
     // shrinks). Found by this check: GJK's final support query on a tetrahedron
     // (`gjk_tetrahedron_makes_no_final_support_query`); the builtin sphere's f32 midpoints and
     // the cone's top ring (`builtin_generators_match_mujoco_user_arrays`); a URDF joint axis
-    // normalized twice (`joint_axis_is_normalized_once_as_mujoco_does`); the core distance's
+    // normalized twice (`joint_axis_is_normalized_once_as_mujoco_does`) and a planar joint's
+    // slide axes (`planar_slide_axes_are_mujocos_bit_for_bit`); the core distance's
     // radii and half margins summed before they are subtracted (`scenes/option_override`).
-    const KNOWN: [&str; 5] = [
+    const KNOWN: [&str; 4] = [
         // last bits of a few contacts (1e-18 to 1e-16): capsule–cylinder, capsule–mesh, and the
         // wedge's near-zero coordinates
         "dm_control/dog",
         "scenes/mesh_fit_aabb",
         "scenes/builtin_lattice",
-        // a planar joint's slide axes one ulp off MuJoCo's (4e-14 in a contact frame)
-        "scenes/urdf_features",
         // the sdf path's iterative refinement (within 1e-7)
         "scenes/sdf_mesh_pile",
     ];

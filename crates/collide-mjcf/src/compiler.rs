@@ -1001,7 +1001,15 @@ impl<'r> Builder<'r> {
         if n < 1e-10 && matches!(t, JointType::Hinge | JointType::Slide) {
             return Err(c.err("joint axis has zero norm"));
         }
-        let axis = if n < 1e-10 { DVec3::Z } else { axis / n };
+        // MuJoCo normalizes an axis only when its norm is more than mjEPS (1e-14) from 1: a
+        // near-unit axis is kept as given (`near_unit_joint_axis_is_kept_as_given`)
+        let axis = if n < 1e-10 {
+            DVec3::Z
+        } else if (n - 1.0).abs() > 1e-14 {
+            axis / n
+        } else {
+            axis
+        };
         let mut reference = r.number("ref")?.unwrap_or(0.0);
         if t == JointType::Hinge {
             reference = src.settings.angles.to_rad(reference);

@@ -687,10 +687,10 @@ fn build_body(
             "floating" => jelems.push(joint(name, "free", None)),
             "spherical" => jelems.push(joint(name, "ball", None)),
             "planar" => {
-                let n = joint_axis(j)?.normalize();
-                let q = z_to_quat(n);
-                jelems.push(joint(&format!("{name}_TX"), "slide", Some(q * DVec3::X)));
-                jelems.push(joint(&format!("{name}_TY"), "slide", Some(q * DVec3::Y)));
+                let n = joint_axis(j)?;
+                let [tx, ty] = planar_slide_axes(n);
+                jelems.push(joint(&format!("{name}_TX"), "slide", Some(tx)));
+                jelems.push(joint(&format!("{name}_TY"), "slide", Some(ty)));
                 jelems.push(joint(&format!("{name}_RZ"), "hinge", Some(n)));
             }
             "fixed" => {}
@@ -724,12 +724,40 @@ fn build_body(
     Ok(body)
 }
 
-/// The minimal rotation taking +z onto the unit vector `n` (half-angle form; a half turn about
-/// x for `n = -z`).
-fn z_to_quat(n: DVec3) -> DQuat {
-    let w = 1.0 + n.z;
-    if w < 1e-12 {
-        return DQuat::from_xyzw(1.0, 0.0, 0.0, 0.0);
-    }
-    DQuat::from_xyzw(-n.y, n.x, 0.0, w).normalize()
+/// The two slide axes of a planar joint about the normal `a` (as given, not normalized): the
+/// first two columns of the minimal rotation taking +z to `a`, in MuJoCo 4.0.0's URDF parser's
+/// arithmetic (read from its machine code; `planar_slide_axes_are_mujocos_bit_for_bit`).
+fn planar_slide_axes(a: DVec3) -> [DVec3; 2] {
+    // the cross product z × a with its zero terms, normalized as MuJoCo's `mjuu_normvec` does
+    // (divided only when its norm is more than 1e-14 from 1); along ±z the rotation turns about
+    // +x by atan2(0, a.z)
+    let c = DVec3::new(a.z * 0.0 - a.y, a.x - a.z * 0.0, a.y * 0.0 + a.x * -0.0);
+    let n2 = ((0.0 + c.x * c.x) + c.y * c.y) + c.z * c.z;
+    let (s, u) = if n2 < 1e-14 {
+        (0.0, DVec3::X)
+    } else {
+        let s = n2.sqrt();
+        if s < 1e-10 {
+            (s, DVec3::X)
+        } else if (s - 1.0).abs() > 1e-14 {
+            (s, c / s)
+        } else {
+            (s, c)
+        }
+    };
+    let h = s.atan2(a.z) * 0.5;
+    let (w, x, y, z) = (h.cos(), h.sin() * u.x, h.sin() * u.y, h.sin() * u.z);
+    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+    [
+        DVec3::new(
+            ww + xx - yy - zz,
+            2.0 * (x * y + w * z),
+            2.0 * (x * z - w * y),
+        ),
+        DVec3::new(
+            2.0 * (x * y - w * z),
+            ww - xx + yy - zz,
+            2.0 * (x * w + y * z),
+        ),
+    ]
 }

@@ -275,3 +275,22 @@ fn free_and_ball_joints_keep_the_z_axis() {
         [0.7071067811865475, 0.7071067811865475, 0.0]
     );
 }
+
+/// MuJoCo 4.0.0 normalizes a joint axis only when its norm is more than 1e-14 from 1: a
+/// near-unit axis is kept bit for bit (dividing it by its norm moved it by an ulp), a farther
+/// one is divided by its norm.
+#[test]
+fn near_unit_joint_axis_is_kept_as_given() {
+    let m = load_str(
+        r#"<mujoco><worldbody>
+          <body><joint type="hinge" axis="0.2 0.3 0.9327379053088815"/><geom size=".1"/></body>
+          <body pos="1 0 0"><joint type="hinge" axis="0 0 1.00000000000001"/><geom size=".1"/></body>
+          <body pos="2 0 0"><joint type="hinge" axis="0 0 1.00000000000002"/><geom size=".1"/></body>
+        </worldbody></mujoco>"#,
+        ".",
+    )
+    .unwrap();
+    assert_eq!(m.jnt_axis[0].to_array(), [0.2, 0.3, 0.9327379053088815]);
+    assert_eq!(m.jnt_axis[1].to_array(), [0.0, 0.0, 1.00000000000001]);
+    assert_eq!(m.jnt_axis[2].to_array(), [0.0, 0.0, 1.0]);
+}

@@ -150,6 +150,44 @@ fn joint_axis_is_normalized_once_as_mujoco_does() {
     );
 }
 
+/// A planar joint's slide axes, as MuJoCo 4.0.0's URDF parser computes them (the minimal
+/// rotation from +z to the axis through atan2 and a half-angle quaternion, the compiler keeping
+/// the near-unit columns as they are): bit for bit, including an axis along -z (a half turn
+/// about +x). `scenes/urdf_features` became exact in every contact with this.
+#[test]
+fn planar_slide_axes_are_mujocos_bit_for_bit() {
+    let planar = |axis: &str| {
+        load(&format!(
+            r#"<robot name="r"><link name="w"/><link name="p">{SPHERE}</link>
+  <joint name="pl" type="planar"><parent link="w"/><child link="p"/><axis xyz="{axis}"/></joint></robot>"#
+        ))
+    };
+    let m = planar("0.2 0.3 0.9");
+    assert_eq!(
+        m.jnt_axis[0].to_array(),
+        [
+            0.9779320374255119,
+            -0.03310194386173198,
+            -0.20628424925175873
+        ]
+    );
+    assert_eq!(
+        m.jnt_axis[1].to_array(),
+        [
+            -0.03310194386173198,
+            0.9503470842074019,
+            -0.30942637387763805
+        ]
+    );
+    let m = planar("0 0 -1");
+    assert_eq!(m.jnt_axis[0].to_array(), [1.0, 0.0, 0.0]);
+    assert_eq!(
+        m.jnt_axis[1].to_array(),
+        [0.0, -1.0, 1.2246467991473532e-16]
+    );
+    assert_eq!(m.jnt_axis[2].to_array(), [0.0, 0.0, -1.0]);
+}
+
 #[test]
 fn floating_and_spherical_joints_are_free_and_ball() {
     let m = load(&format!(
