@@ -996,19 +996,22 @@ impl<'r> Builder<'r> {
             _ => JointType::Hinge,
         };
         let pos = r.vec3("pos")?.unwrap_or(DVec3::ZERO);
-        let axis = r.vec3("axis")?.unwrap_or(DVec3::Z);
-        let n = axis.length();
-        if n < 1e-10 && matches!(t, JointType::Hinge | JointType::Slide) {
-            return Err(c.err("joint axis has zero norm"));
-        }
-        // MuJoCo normalizes an axis only when its norm is more than mjEPS (1e-14) from 1: a
-        // near-unit axis is kept as given (`near_unit_joint_axis_is_kept_as_given`)
-        let axis = if n < 1e-10 {
+        let given = r.vec3("axis")?.unwrap_or(DVec3::Z);
+        let axis = if matches!(t, JointType::Free | JointType::Ball) {
+            // MuJoCo keeps +z as the axis of free and ball joints, whatever was given
             DVec3::Z
-        } else if (n - 1.0).abs() > 1e-14 {
-            axis / n
         } else {
-            axis
+            // normalized the compiler's way: a near-unit axis is kept as given
+            // (`near_unit_joint_axis_is_kept_as_given`), and one whose squared norm is below
+            // mjEPS is refused, as MuJoCo refuses it ("axis too small")
+            let mut a = given.to_array();
+            if cm::normalize(&mut a) == 0.0 {
+                return Err(c.err(format!(
+                    "joint axis is too small (norm {:e}, MuJoCo needs at least 1e-7)",
+                    given.length()
+                )));
+            }
+            DVec3::from_array(a)
         };
         let mut reference = r.number("ref")?.unwrap_or(0.0);
         if t == JointType::Hinge {
@@ -1351,11 +1354,7 @@ impl<'r> Builder<'r> {
                 m.jnt_bodyid.push(b);
                 m.jnt_qposadr.push(qpos0.len());
                 m.jnt_pos.push(j.pos);
-                // MuJoCo keeps +z as the axis of free and ball joints, whatever was given
-                m.jnt_axis.push(match j.t {
-                    JointType::Free | JointType::Ball => DVec3::Z,
-                    _ => j.axis,
-                });
+                m.jnt_axis.push(j.axis);
                 match j.t {
                     JointType::Free => {
                         qpos0.extend(frame.pos.to_array());

@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3};
 
+use crate::compile_math as cm;
 use crate::compiler::compile_tree;
 use crate::error::{Location, MjcfError, Result};
 use crate::xml::{parent_dir, parse_document, parse_numbers, Elem, FileReader};
@@ -725,39 +726,10 @@ fn build_body(
 }
 
 /// The two slide axes of a planar joint about the normal `a` (as given, not normalized): the
-/// first two columns of the minimal rotation taking +z to `a`, in MuJoCo 4.0.0's URDF parser's
-/// arithmetic (read from its machine code; `planar_slide_axes_are_mujocos_bit_for_bit`).
+/// first two columns of the matrix of MuJoCo's minimal rotation from +z to `a`
+/// ([`cm::z_to_quat`], [`cm::quat_mat`]), which the compiler keeps as they are (unit within
+/// 1e-14; `planar_slide_axes_are_mujocos_bit_for_bit`).
 fn planar_slide_axes(a: DVec3) -> [DVec3; 2] {
-    // the cross product z × a with its zero terms, normalized as MuJoCo's `mjuu_normvec` does
-    // (divided only when its norm is more than 1e-14 from 1); along ±z the rotation turns about
-    // +x by atan2(0, a.z)
-    let c = DVec3::new(a.z * 0.0 - a.y, a.x - a.z * 0.0, a.y * 0.0 + a.x * -0.0);
-    let n2 = ((0.0 + c.x * c.x) + c.y * c.y) + c.z * c.z;
-    let (s, u) = if n2 < 1e-14 {
-        (0.0, DVec3::X)
-    } else {
-        let s = n2.sqrt();
-        if s < 1e-10 {
-            (s, DVec3::X)
-        } else if (s - 1.0).abs() > 1e-14 {
-            (s, c / s)
-        } else {
-            (s, c)
-        }
-    };
-    let h = s.atan2(a.z) * 0.5;
-    let (w, x, y, z) = (h.cos(), h.sin() * u.x, h.sin() * u.y, h.sin() * u.z);
-    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
-    [
-        DVec3::new(
-            ww + xx - yy - zz,
-            2.0 * (x * y + w * z),
-            2.0 * (x * z - w * y),
-        ),
-        DVec3::new(
-            2.0 * (x * y - w * z),
-            ww - xx + yy - zz,
-            2.0 * (x * w + y * z),
-        ),
-    ]
+    let m = cm::quat_mat(cm::z_to_quat(a.to_array()));
+    [DVec3::new(m[0], m[3], m[6]), DVec3::new(m[1], m[4], m[7])]
 }

@@ -254,25 +254,36 @@ fn xml_declaration_after_an_empty_line_is_accepted_and_lines_are_kept() {
     assert_eq!(collide_mjcf::load_str(&ok, ".").expect("loads").ngeom(), 1);
 }
 
+/// The compiled joint axes of one body per `(type, axis)`.
+fn joint_axes(joints: &[(&str, &str)]) -> Vec<[f64; 3]> {
+    let bodies: String = joints
+        .iter()
+        .enumerate()
+        .map(|(i, (t, a))| {
+            format!(r#"<body pos="{i} 0 0"><joint type="{t}" axis="{a}"/><geom size=".1"/></body>"#)
+        })
+        .collect();
+    let m = load_str(
+        &format!("<mujoco><worldbody>{bodies}</worldbody></mujoco>"),
+        ".",
+    )
+    .unwrap();
+    m.jnt_axis.iter().map(|a| a.to_array()).collect()
+}
+
 /// A free or ball joint keeps +z as its axis in MuJoCo 4.0.0, whatever `axis` says
 /// (`brax/test_data/capsule` gives a free joint `axis="1 0 0"`).
 #[test]
 fn free_and_ball_joints_keep_the_z_axis() {
-    let m = load_str(
-        r#"<mujoco><worldbody>
-          <body><joint type="ball" axis="1 0 0"/><geom size=".1"/></body>
-          <body pos="1 0 0"><joint type="free" axis="1 1 0"/><geom size=".1"/></body>
-          <body pos="2 0 0"><joint type="hinge" axis="1 1 0"/><geom size=".1"/></body>
-        </worldbody></mujoco>"#,
-        ".",
-    )
-    .unwrap();
-    assert_eq!(m.jnt_axis[0].to_array(), [0.0, 0.0, 1.0]);
-    assert_eq!(m.jnt_axis[1].to_array(), [0.0, 0.0, 1.0]);
-    // (a hinge's axis is normalized by division: MuJoCo's 0.7071067811865475)
+    let axes = joint_axes(&[("ball", "1 0 0"), ("free", "1 1 0"), ("hinge", "1 1 0")]);
+    // (a hinge's axis is divided by its norm: MuJoCo's 0.7071067811865475)
     assert_eq!(
-        m.jnt_axis[2].to_array(),
-        [0.7071067811865475, 0.7071067811865475, 0.0]
+        axes,
+        [
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, 1.0],
+            [0.7071067811865475, 0.7071067811865475, 0.0]
+        ]
     );
 }
 
@@ -281,16 +292,35 @@ fn free_and_ball_joints_keep_the_z_axis() {
 /// one is divided by its norm.
 #[test]
 fn near_unit_joint_axis_is_kept_as_given() {
-    let m = load_str(
-        r#"<mujoco><worldbody>
-          <body><joint type="hinge" axis="0.2 0.3 0.9327379053088815"/><geom size=".1"/></body>
-          <body pos="1 0 0"><joint type="hinge" axis="0 0 1.00000000000001"/><geom size=".1"/></body>
-          <body pos="2 0 0"><joint type="hinge" axis="0 0 1.00000000000002"/><geom size=".1"/></body>
-        </worldbody></mujoco>"#,
-        ".",
-    )
-    .unwrap();
-    assert_eq!(m.jnt_axis[0].to_array(), [0.2, 0.3, 0.9327379053088815]);
-    assert_eq!(m.jnt_axis[1].to_array(), [0.0, 0.0, 1.00000000000001]);
-    assert_eq!(m.jnt_axis[2].to_array(), [0.0, 0.0, 1.0]);
+    let axes = joint_axes(&[
+        ("hinge", "0.2 0.3 0.9327379053088815"),
+        ("hinge", "0 0 1.00000000000001"),
+        ("hinge", "0 0 1.00000000000002"),
+        ("slide", "0 0 5e-7"),
+    ]);
+    assert_eq!(
+        axes,
+        [
+            [0.2, 0.3, 0.9327379053088815],
+            [0.0, 0.0, 1.00000000000001],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, 1.0]
+        ]
+    );
+}
+
+/// An axis whose squared norm is below mjEPS (1e-14) is an error, as in MuJoCo 4.0.0 ("axis
+/// too small"), naming the joint's element; a free joint's axis is not checked.
+#[test]
+fn tiny_joint_axis_is_refused() {
+    for (t, a) in [("hinge", "0 0 1e-8"), ("slide", "0 0 0")] {
+        let e = load_str(
+            &format!(r#"<mujoco><worldbody><body><joint type="{t}" axis="{a}"/><geom size=".1"/></body></worldbody></mujoco>"#),
+            ".",
+        )
+        .expect_err("refused");
+        assert!(e.to_string().contains("joint axis is too small"), "{e}");
+        assert!(e.to_string().contains("<joint"), "{e}");
+    }
+    assert_eq!(joint_axes(&[("free", "0 0 0")]), [[0.0, 0.0, 1.0]]);
 }
