@@ -831,3 +831,62 @@ fn urdf_r2d2_s5_0_12_cylinder_mesh_matches_mujoco_with_its_hull() {
 fn urdf_laikago_toes_zup_s7_0_15_mesh_mesh_matches_mujoco_with_its_hull() {
     assert_urdf_case_matches("urdf/laikago/laikago_toes_zup_s7_0_15");
 }
+
+/// dm_control/dog, state 7: a shin capsule (geom 263) lying across the edge of the thin
+/// cylinder under the dog (geom 1), here alone with MuJoCo's poses of the two geoms. The
+/// capsule's side line is clipped by the cap's side planes into two contacts. MuJoCo 4.0.0
+/// builds that line from the witness `x` with `t = (x - pos)·a`, from `x + (-t - h) a` to
+/// `x + (h - t) a` (`a` the axis, used unnormalized as the edge direction); projecting the axis
+/// ends `pos ± h a` onto the line instead, and starting at the `+h` end, left `dist` and `pos`
+/// 1e-18 off. Every bit below is MuJoCo's for this XML (`mujoco.MjData.contact`).
+#[test]
+fn dog_s7_capsule_side_line_on_cylinder_cap_is_mujocos_bit_for_bit() {
+    let m = collide_mjcf::load_str(
+        r#"<mujoco>
+  <worldbody>
+    <geom name="disk" type="cylinder" size="0.1 0.004"/>
+    <body name="shin" pos="0.01413923370298384 -0.01056144072603631 0.02449111797858514" quat="0.7244118289013916 -0.03437501329581861 -0.6755154903998499 0.13313407842661443">
+      <freejoint/>
+      <geom name="capsule" type="capsule" size="0.017 0.09"/>
+    </body>
+  </worldbody>
+</mujoco>"#,
+        ".",
+    )
+    .expect("test model compiles");
+    let mut poses = collide::Poses::new(&m);
+    collide::forward_kinematics(&m, &m.qpos0, None, &mut poses).expect("finite qpos");
+    let mut collider = collide::Collider::new(&m).expect("collider");
+    let mut out = Vec::new();
+    collider.detect(&poses, &mut out);
+    let expected = [
+        (
+            -0.0039436992035719685,
+            [
+                0.09982124050407534,
+                0.000898684673454583,
+                0.002028150398214016,
+            ],
+        ),
+        (
+            -0.00394369920357197,
+            [
+                0.09982124050407534,
+                0.0008986846734545841,
+                0.002028150398214015,
+            ],
+        ),
+    ];
+    assert_eq!(out.len(), 2, "{out:?}");
+    for (c, (dist, pos)) in out.iter().zip(expected) {
+        assert_eq!(c.geom, [1, 0]);
+        assert_eq!(
+            c.dist.to_bits(),
+            f64::to_bits(dist),
+            "dist {} vs {dist}",
+            c.dist
+        );
+        assert_eq!(c.pos, DVec3::from(pos));
+        assert_eq!(c.frame[0], DVec3::new(0.0, 0.0, -1.0));
+    }
+}

@@ -171,8 +171,12 @@ impl Edges {
         self.start = None;
     }
     fn push(&mut self, d: DVec3, end: DVec3) {
+        self.push_unit(normalize(d), end);
+    }
+    /// An edge whose direction `d` is taken as unit as it is.
+    fn push_unit(&mut self, d: DVec3, end: DVec3) {
         if self.n < MAX_POLYVERT {
-            self.dir[self.n] = normalize(d);
+            self.dir[self.n] = d;
             self.end[self.n] = end;
             self.n += 1;
         }
@@ -400,15 +404,18 @@ fn edge_dirs(o: &Object, f: &Feature, witness: DVec3, out: &mut Edges) {
             out.push(d, f.pos[0] + d * (2.0 * o.size.y));
         }
         GeomType::Capsule => {
-            // the capsule's side line through the contact point, as long as the axis segment
+            // the capsule's side line through the contact point, as long as the axis segment,
+            // in MuJoCo's arithmetic (read from its machine code): with the axis `a` (the
+            // frame's third column, used as the edge direction as it is, not renormalized),
+            // `t = (x - pos)·a`, the line runs from `x + (-t - h) a` (the `-h` end) to
+            // `x + (h - t) a`
             let a = o.mat.z_axis;
             let h = o.size.y;
-            let t0 = (o.pos + a * h - witness).dot(a);
-            let t1 = (o.pos - a * h - witness).dot(a);
-            let start = witness + a * t0;
-            let end = witness + a * t1;
+            let t = (witness - o.pos).dot(a);
+            let start = witness + a * (-t - h);
+            let end = witness + a * (h - t);
             out.start = Some(start);
-            out.push(end - start, end);
+            out.push_unit(a, end);
         }
         _ => {}
     }
