@@ -487,28 +487,46 @@ fn supertorus(res: usize, radius: f64, s: f64, t: f64) -> RawMesh {
 /// `[-fov_phi, fov_phi]`, vertical in `[-fov_theta, fov_theta]` (degrees); no faces. With
 /// `gamma > 0` (foveal deformation) the cell edges, as fractions `x` of the field of view, move
 /// to `gamma x^5 + (1 - gamma) x` and each direction is at the middle of its moved cell.
+///
+/// The arithmetic is MuJoCo's (`mjCMesh::MakeWedge`, read from its machine code), which decides
+/// the last bits, and so whether the middle cell's coordinates are exactly 0: the `n + 1` cell
+/// edges are accumulated, `-1`, `-1 + 2/n`, ... (each the previous plus `2/n`, not `2k/n - 1`);
+/// a nonzero `gamma` maps each edge `x` to `pow(x, 5) gamma + x (1 - gamma)`; the edges are then
+/// scaled to radians by `fov π / 180`, and a cell's angle is `(e[k + 1] + e[k]) / 2` of the
+/// scaled edges. The vertex at cell angles `(φ, θ)` is `(sin φ cos θ, sin θ, -cos θ cos φ)`.
 fn wedge(rp: usize, rt: usize, fov_phi: f64, fov_theta: f64, gamma: f64) -> RawMesh {
-    let fovea = |x: f64| {
-        if gamma == 0.0 {
-            x
-        } else {
-            gamma * x.powi(5) + (1.0 - gamma) * x
+    // the cell edges of `n` cells across `fov` degrees, in radians
+    let edges = |n: usize, fov: f64| {
+        let step = 2.0 / n as f64;
+        let mut x = -1.0;
+        let mut e: Vec<f64> = (0..=n)
+            .map(|_| {
+                let e = x;
+                x += step;
+                e
+            })
+            .collect();
+        if gamma != 0.0 {
+            for x in &mut e {
+                *x = x.powf(5.0) * gamma + *x * (1.0 - gamma);
+            }
         }
+        let scale = fov * PI / 180.0;
+        for x in &mut e {
+            *x *= scale;
+        }
+        e
     };
-    // middle of cell `i` of `n`, as a fraction of the field of view in [-1, 1]
-    let centre = |i: usize, n: usize| {
-        let edge = |k: usize| fovea(2.0 * k as f64 / n as f64 - 1.0);
-        0.5 * (edge(i) + edge(i + 1))
-    };
+    let (ep, et) = (edges(rp, fov_phi), edges(rt, fov_theta));
     let mut vert = Vec::with_capacity(rp * rt);
     for i in 0..rp {
-        let phi = (centre(i, rp) * fov_phi).to_radians();
+        let phi = (ep[i + 1] + ep[i]) * 0.5;
         for j in 0..rt {
-            let th = (centre(j, rt) * fov_theta).to_radians();
+            let th = (et[j + 1] + et[j]) * 0.5;
             vert.push(DVec3::new(
                 phi.sin() * th.cos(),
                 th.sin(),
-                -phi.cos() * th.cos(),
+                -(th.cos() * phi.cos()),
             ));
         }
     }

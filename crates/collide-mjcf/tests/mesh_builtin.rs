@@ -60,6 +60,22 @@ fn assert_vertices(label: &str, what: &str, got: &[collide::glam::DVec3], want: 
     }
 }
 
+/// Asserts `got` equals the flat coordinate list `want` bit for bit (`0.0` and `-0.0` differ).
+fn assert_bits(label: &str, got: &[collide::glam::DVec3], want: &[f64]) {
+    assert_eq!(got.len() * 3, want.len(), "{label}: vertex count");
+    for (i, v) in got.iter().enumerate() {
+        for k in 0..3 {
+            assert_eq!(
+                v[k].to_bits(),
+                want[3 * i + k].to_bits(),
+                "{label}: vertex {i}[{k}] {:e} vs {:e}",
+                v[k],
+                want[3 * i + k]
+            );
+        }
+    }
+}
+
 #[test]
 fn builtin_generators_match_mujoco_user_arrays() {
     let fx = fixture();
@@ -71,17 +87,11 @@ fn builtin_generators_match_mujoco_user_arrays() {
         let want_v = floats(&c["uservert"]);
         let want_f = ints(&c["userface"]);
         let got = builtin_mesh(kind, &params(c)).unwrap_or_else(|e| panic!("{label}: {e}"));
-        // MuJoCo generates in f32: the same `f32` values, bit for bit, except the wedge's
-        // coordinates that should be 0 (MuJoCo rounds its cell angles to within 1e-16 of 0
-        // another way)
+        // MuJoCo generates in f32: the same `f32` values, bit for bit (the wedge's
+        // coordinates that should be 0 included)
         let got_f32: Vec<collide::glam::DVec3> =
             got.vert.iter().map(|v| v.as_vec3().as_dvec3()).collect();
-        let tol = if kind == "wedge" {
-            1e-16
-        } else {
-            f64::MIN_POSITIVE
-        };
-        assert_vertices(&label, "vertex", &got_f32, &want_v, tol);
+        assert_bits(&label, &got_f32, &want_v);
         let flat: Vec<u32> = got.face.iter().flatten().copied().collect();
         assert_eq!(flat, want_f, "{label}: faces");
     }
