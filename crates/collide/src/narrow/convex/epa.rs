@@ -76,6 +76,8 @@ pub(crate) struct Polytope {
     /// `verts[i].vert`, packed for the face projections; one slot per `u8` (only the first
     /// `MAX_VERTS` are used), so that indexing it with a face's vertex needs no bounds check.
     pts: [DVec3; 256],
+    /// `verts[i]`'s feature ids packed by [`feature_key`], for the repeated-vertex test.
+    keys: [u64; MAX_VERTS],
     nverts: usize,
     faces: [Face; MAX_FACES],
     nfaces: usize,
@@ -120,6 +122,7 @@ impl Polytope {
         Polytope {
             verts: [Vertex::default(); MAX_VERTS],
             pts: [DVec3::ZERO; 256],
+            keys: [0; MAX_VERTS],
             nverts: 0,
             faces: [Face::default(); MAX_FACES],
             nfaces: 0,
@@ -150,6 +153,7 @@ impl Polytope {
         }
         self.verts[self.nverts] = v;
         self.pts[self.nverts] = v.vert;
+        self.keys[self.nverts] = feature_key(&v);
         self.nverts += 1;
         self.nverts - 1
     }
@@ -436,6 +440,7 @@ impl Polytope {
             if clear(ring_volumes(p1, p2, trial)) {
                 self.verts[ring[k]] = w;
                 self.pts[ring[k]] = w.vert;
+                self.keys[ring[k]] = feature_key(&w);
                 return;
             }
         }
@@ -581,6 +586,12 @@ impl Polytope {
     }
 }
 
+/// The feature ids of a polytope vertex as one key: equal keys, equal `(index1, index2)`.
+#[inline(always)]
+fn feature_key(v: &Vertex) -> u64 {
+    (u64::from(v.index1 as u32) << 32) | u64::from(v.index2 as u32)
+}
+
 /// Whether the wound triangle `w` runs along the edge from `p` to `q`.
 fn wound_has(w: &[u8; 3], p: u8, q: u8) -> bool {
     (0..3).any(|i| w[i] == p && w[MOD3[i + 1]] == q)
@@ -665,7 +676,7 @@ pub(crate) fn epa(
             break;
         }
         let w = &pt.verts[wi];
-        let (w_vert, w_index) = (w.vert, (w.index1, w.index2));
+        let w_vert = w.vert;
         let upper_k = fv.dot(w_vert) / lower;
         if upper_k < upper {
             upper = upper_k;
@@ -683,10 +694,10 @@ pub(crate) fn epa(
             break;
         }
         if discrete {
-            let nv = pt.nverts - 1;
-            let repeated = pt.verts[..nv]
-                .iter()
-                .any(|v| (v.index1, v.index2) == w_index);
+            // (an OR over all the earlier vertices, without an early exit: the compiler runs it
+            // in vector lanes)
+            let key = pt.keys[wi];
+            let repeated = pt.keys[..wi].iter().fold(false, |hit, &k| hit | (k == key));
             if repeated {
                 converged = true;
                 break;
