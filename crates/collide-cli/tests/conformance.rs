@@ -128,9 +128,9 @@ fn convex_criteria_hold_on_every_model() {
 fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
     // Every contact of every state (analytic and convex, from a collider without warm starts),
     // against MuJoCo's recorded list: the same geoms, dist, pos and frame, bit for bit, at the
-    // same index. The models below are known not to be, each for a stated reason; any other model
-    // that stops being exact fails here, as does one of these that becomes exact (so that the list
-    // shrinks). Found by this check: GJK's final support query on a tetrahedron
+    // same index. The models listed in KNOWN are known not to be, each for a stated reason (none
+    // is, today: every corpus model is exact); any other model that stops being exact fails here,
+    // as does a listed one that becomes exact (so that the list shrinks). Found by this check: GJK's final support query on a tetrahedron
     // (`gjk_tetrahedron_makes_no_final_support_query`); the builtin sphere's f32 midpoints and
     // the cone's top ring (`builtin_generators_match_mujoco_user_arrays`); a URDF joint axis
     // normalized twice (`joint_axis_is_normalized_once_as_mujoco_does`) and a planar joint's
@@ -139,11 +139,10 @@ fn every_contact_is_mujocos_bit_for_bit_except_on_known_models() {
     // capsule side line of multi-contact
     // (`dog_s7_capsule_side_line_on_cylinder_cap_is_mujocos_bit_for_bit`); the wedge builtin's
     // accumulated cell edges, which decide its near-zero coordinates (`scenes/builtin_lattice`,
-    // `builtin_generators_match_mujoco_user_arrays`).
-    const KNOWN: [&str; 1] = [
-        // the sdf path's iterative refinement (within 1e-7)
-        "scenes/sdf_mesh_pile",
-    ];
+    // `builtin_generators_match_mujoco_user_arrays`); the octree coefficients of mesh-backed sdf
+    // geoms, MuJoCo's point–triangle distance and face-tree walk (`scenes/sdf_mesh_pile`,
+    // `mug_octree_matches_mujoco`, `octree_coefficients_are_mujocos_bit_for_bit`).
+    const KNOWN: [&str; 0] = [];
     let reports = corpus();
     let loaded = || reports.iter().filter(|r| r.load_error.is_none());
     let unexpected: Vec<_> = loaded()

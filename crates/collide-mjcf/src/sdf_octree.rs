@@ -1,7 +1,8 @@
 //! The octree distance field MuJoCo 4.0.0 compiles for the mesh of a mesh-backed sdf geom
 //! (`<geom type="sdf" mesh="…"/>`, `mesh.needsdf` in `user_mesh.cc`), reproduced node for node.
 //!
-//! Construction, in the mesh frame on the float-narrowed vertices:
+//! Construction, in the mesh frame on the double-precision vertices (before MuJoCo rounds
+//! them to `f32`):
 //! 1. The root box is the mesh's bounding box scaled by 1.1 about its centre.
 //! 2. Breadth first, a node whose box overlaps a triangle (Schwarz and Seidel's box–triangle
 //!    test, run on the triangles overlapping its parent) is split into 8 children, up to depth
@@ -10,15 +11,19 @@
 //!    coarser leaf is split (new nodes appended, leaves scanned in index order each pass).
 //! 4. Corners shared by nodes are one vertex. A vertex lying on the face of a coarser
 //!    neighbour leaf ("hanging") takes the mean of that face's 4 corners, or of the 2 ends of
-//!    the edge it lies on; every other vertex takes the mesh's signed distance (exact point–
-//!    triangle distance, sign from the angle-weighted pseudonormal of the nearest vertex, edge
-//!    or face). Values are assigned breadth first from the root.
+//!    the edge it lies on; every other vertex takes the mesh's signed distance, in MuJoCo's
+//!    arithmetic (`mjCOctree::ComputeSdfCoeffs`, read from its machine code): the nearest
+//!    triangle by a walk over the mesh's face tree, Ericson's point–triangle test, `√|p − q|²`
+//!    to the nearest point `q`, sign from the angle-weighted pseudonormal of the nearest vertex
+//!    or edge or the face's normal (see `MeshDistance`). Values are assigned breadth first from
+//!    the root.
 //!
 //! The result is [`collide::narrow::sdf::Octree`]; it is queried there.
 
 use std::collections::{HashMap, VecDeque};
 
-use collide::narrow::sdf::Octree;
+use collide::narrow::sdf::face_bvh::NONE;
+use collide::narrow::sdf::{FaceBvh, Octree};
 use glam::DVec3;
 
 /// Deepest level MuJoCo subdivides to.
@@ -367,7 +372,7 @@ pub fn build_octree(vert: &[DVec3], face: &[[u32; 3]], aamm: [f64; 6]) -> Result
     let hang = b.hanging();
 
     // vertex values, breadth first from the root
-    let dist = MeshDistance::new(vert, face, &tris);
+    let dist = MeshDistance::new(vert, face, &tris)?;
     let mut value = vec![0.0; b.vert.len()];
     let mut done = vec![false; b.vert.len()];
     let mut queue = VecDeque::from([0usize]);
@@ -420,8 +425,8 @@ pub fn build_octree(vert: &[DVec3], face: &[[u32; 3]], aamm: [f64; 6]) -> Result
     })
 }
 
-/// Which feature of a triangle is nearest a point: a vertex, an edge (by its end vertices,
-/// local indices) or the face.
+/// Which feature of a triangle `(a, b, c)` is nearest a point: a vertex, an edge (by its end
+/// vertices, local indices) or the face.
 #[derive(Clone, Copy)]
 enum Feature {
     Vertex(usize),
@@ -429,124 +434,77 @@ enum Feature {
     Face,
 }
 
-/// Squared distance from `p` to triangle `t`, the nearest point and feature (the region
-/// analysis of Eberly's "Distance Between Point and Triangle in 3D", on `t[0] + s e0 + t e1`).
-fn point_triangle(p: DVec3, t: &Tri) -> (f64, DVec3, Feature) {
+/// The point of triangle `t` nearest `p`, in MuJoCo 4.0.0's arithmetic (its compiler's
+/// `queryClosestBVHWithFace`, read from the machine code): Ericson's Voronoi-region test
+/// (*Real-Time Collision Detection* §5.1.5) on `ab = b − a`, `ac = c − a` and the dot
+/// products `d1 … d6`, then the squared distance `|p − q|²` to the nearest point `q` itself
+/// (`(x² + y²) + z²`). Returns that squared distance, `q`'s coordinates `(v, w)` in
+/// `a + v·ab + w·ac` and the feature.
+fn point_triangle(p: DVec3, t: &Tri) -> (f64, f64, f64, Feature) {
     use Feature::{Edge, Face, Vertex};
-    let d = t[0] - p;
-    let (e0, e1) = (t[1] - t[0], t[2] - t[0]);
-    let a00 = e0.dot(e0);
-    let a01 = e0.dot(e1);
-    let a11 = e1.dot(e1);
-    let b0 = d.dot(e0);
-    let b1 = d.dot(e1);
-    let c = d.dot(d);
-    let det = (a00 * a11 - a01 * a01).abs();
-    let s = a01 * b1 - a11 * b0;
-    let u = a01 * b0 - a00 * b1;
-    // squared distances to the vertices, and on the face at (s, u)
-    let v0 = c;
-    let v1 = a00 + 2.0 * b0 + c;
-    let v2 = a11 + 2.0 * b1 + c;
-    let quad = |s: f64, u: f64| {
-        s * (a00 * s + a01 * u + 2.0 * b0) + u * (a01 * s + a11 * u + 2.0 * b1) + c
+    let [a, b, c] = *t;
+    let dot = |u: DVec3, v: DVec3| u.x * v.x + u.y * v.y + u.z * v.z;
+    let sq = |q: DVec3| {
+        let d = p - q;
+        d.x * d.x + d.y * d.y + d.z * d.z
     };
-    // nearest on edge 0–1 (u = 0) or edge 0–2 (s = 0): (s, u, squared distance, feature)
-    let on_e01 = || {
-        if b0 >= 0.0 {
-            (0.0, 0.0, v0, Vertex(0))
-        } else if -b0 >= a00 {
-            (1.0, 0.0, v1, Vertex(1))
-        } else {
-            let s = -b0 / a00;
-            (s, 0.0, b0 * s + c, Edge(0, 1))
-        }
-    };
-    let on_e02 = || {
-        if b1 >= 0.0 {
-            (0.0, 0.0, v0, Vertex(0))
-        } else if -b1 >= a11 {
-            (0.0, 1.0, v2, Vertex(2))
-        } else {
-            let u = -b1 / a11;
-            (0.0, u, b1 * u + c, Edge(0, 2))
-        }
-    };
-    // nearest on edge 1–2 given `numer` (> 0), parametrised from v2 by s, or from v1 by u
-    let on_e12 = |numer: f64, by_u: bool| {
-        let denom = a00 - 2.0 * a01 + a11;
-        if numer >= denom {
-            if by_u {
-                (0.0, 1.0, v2, Vertex(2))
-            } else {
-                (1.0, 0.0, v1, Vertex(1))
-            }
-        } else {
-            let k = numer / denom;
-            let (s, u) = if by_u { (1.0 - k, k) } else { (k, 1.0 - k) };
-            (s, u, quad(s, u), Edge(1, 2))
-        }
-    };
-    let (s, u, d2, feature) = if s + u <= det {
-        if s < 0.0 {
-            if u < 0.0 && b0 < 0.0 {
-                on_e01()
-            } else {
-                on_e02()
-            }
-        } else if u < 0.0 {
-            on_e01()
-        } else {
-            let inv = 1.0 / det;
-            let (s, u) = (s * inv, u * inv);
-            (s, u, quad(s, u), Face)
-        }
-    } else if s < 0.0 {
-        let (t0, t1) = (a01 + b0, a11 + b1);
-        if t1 > t0 {
-            on_e12(t1 - t0, false)
-        } else if t1 <= 0.0 {
-            (0.0, 1.0, v2, Vertex(2))
-        } else {
-            on_e02()
-        }
-    } else if u < 0.0 {
-        let (t0, t1) = (a01 + b1, a00 + b0);
-        if t1 > t0 {
-            on_e12(t1 - t0, true)
-        } else if t1 <= 0.0 {
-            (1.0, 0.0, v1, Vertex(1))
-        } else {
-            on_e01()
-        }
-    } else {
-        let numer = a11 + b1 - a01 - b0;
-        if numer <= 0.0 {
-            (0.0, 1.0, v2, Vertex(2))
-        } else {
-            on_e12(numer, false)
-        }
-    };
-    (d2.max(0.0), t[0] + s * e0 + u * e1, feature)
+    let (ab, ac) = (b - a, c - a);
+    let ap = p - a;
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (sq(a), 0.0, 0.0, Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (sq(b), 1.0, 0.0, Vertex(1));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        return (sq(v * ab + a), v, 0.0, Edge(0, 1));
+    }
+    let cp = p - c;
+    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (sq(c), 0.0, 1.0, Vertex(2));
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        return (sq(w * ac + a), 0.0, w, Edge(0, 2));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (sq(w * (c - b) + b), 1.0 - w, w, Edge(1, 2));
+    }
+    let denom = 1.0 / ((va + vb) + vc);
+    let (v, w) = (vb * denom, vc * denom);
+    (sq(v * ab + a + w * ac), v, w, Face)
 }
 
-/// Signed distance to a triangle mesh: nearest triangle by a bounding-box tree, sign from the
-/// angle-weighted pseudonormal (Bærentzen and Aanæs) of the nearest feature.
+/// Signed distance to a triangle mesh, as MuJoCo 4.0.0's compiler computes an octree's
+/// coefficients (`mjCOctree::ComputeSdfCoeffs`): the nearest triangle by a walk over the
+/// mesh's face tree ([`FaceBvh`], depth first, child 0 before child 1, a node skipped when
+/// the squared distance to its box is not below the best so far, a triangle kept only when
+/// strictly nearer), the magnitude `√|p − q|²` of [`point_triangle`], and the sign of
+/// `(p − q) · n` for the angle-weighted pseudonormal `n` (Bærentzen and Aanæs) of the nearest
+/// vertex or edge, or the face's unnormalised normal (`+` when `>= 0`).
 struct MeshDistance<'a> {
     tris: &'a [Tri],
     face: &'a [[u32; 3]],
-    face_normal: Vec<DVec3>,
     vert_normal: Vec<DVec3>,
     /// Per triangle, the pseudonormals of its edges 0–1, 1–2, 0–2.
     edge_normal: Vec<[DVec3; 3]>,
-    /// Tree nodes: box and either two children or one triangle.
-    tree: Vec<(DVec3, DVec3, TreeKids)>,
+    tree: FaceBvh,
 }
 
-#[derive(Clone, Copy)]
-enum TreeKids {
-    Inner(usize, usize),
-    Leaf(usize),
+/// The best triangle so far of a [`MeshDistance`] walk: squared distance, triangle,
+/// coordinates of the nearest point and feature.
+struct Nearest {
+    d2: f64,
+    hit: Option<(usize, f64, f64, Feature)>,
 }
 
 fn normalized(v: DVec3) -> DVec3 {
@@ -559,14 +517,12 @@ fn normalized(v: DVec3) -> DVec3 {
 }
 
 impl<'a> MeshDistance<'a> {
-    fn new(vert: &[DVec3], face: &'a [[u32; 3]], tris: &'a [Tri]) -> Self {
-        let mut face_normal = Vec::with_capacity(tris.len());
+    fn new(vert: &[DVec3], face: &'a [[u32; 3]], tris: &'a [Tri]) -> Result<Self, String> {
         let mut vert_normal = vec![DVec3::ZERO; vert.len()];
         let mut edge_sum: HashMap<(u32, u32), DVec3> = HashMap::new();
         let ekey = |a: u32, b: u32| (a.min(b), a.max(b));
         for (f, t) in face.iter().zip(tris) {
             let n = normalized((t[1] - t[0]).cross(t[2] - t[0]));
-            face_normal.push(n);
             for k in 0..3 {
                 let (a, b) = (t[(k + 1) % 3] - t[k], t[(k + 2) % 3] - t[k]);
                 let angle = normalized(a).dot(normalized(b)).acos();
@@ -586,98 +542,79 @@ impl<'a> MeshDistance<'a> {
                 [e(0, 1), e(1, 2), e(0, 2)]
             })
             .collect();
-        let mut md = MeshDistance {
+        Ok(MeshDistance {
             tris,
             face,
-            face_normal,
             vert_normal,
             edge_normal,
-            tree: Vec::new(),
-        };
-        let mut order: Vec<usize> = (0..tris.len()).collect();
-        md.build(&mut order);
-        md
+            tree: FaceBvh::build(vert, face)?,
+        })
     }
 
-    fn build(&mut self, ids: &mut [usize]) -> usize {
-        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-        for &i in ids.iter() {
-            for p in &self.tris[i] {
-                lo = lo.min(*p);
-                hi = hi.max(*p);
+    /// MuJoCo's walk from node `node` (see [`MeshDistance`]).
+    fn nearest(&self, p: DVec3, mut node: u32, best: &mut Nearest) {
+        loop {
+            let Some(n) = self.tree.nodes.get(node as usize) else {
+                return;
+            };
+            let mut box_d2 = 0.0;
+            for k in 0..3 {
+                let (lo, hi) = (n.center[k] - n.half[k], n.center[k] + n.half[k]);
+                if lo > p[k] {
+                    box_d2 += (lo - p[k]) * (lo - p[k]);
+                } else if p[k] > hi {
+                    box_d2 += (p[k] - hi) * (p[k] - hi);
+                }
             }
+            if box_d2 >= best.d2 {
+                return;
+            }
+            let [c0, c1] = n.child;
+            if c0 == NONE && c1 == NONE {
+                let Some(tri) = self.tris.get(n.face as usize) else {
+                    return;
+                };
+                let (d2, v, w, f) = point_triangle(p, tri);
+                if best.d2 > d2 {
+                    *best = Nearest {
+                        d2,
+                        hit: Some((n.face as usize, v, w, f)),
+                    };
+                }
+                return;
+            }
+            if c0 != NONE {
+                self.nearest(p, c0, best);
+            }
+            if c1 == NONE {
+                return;
+            }
+            node = c1;
         }
-        let index = self.tree.len();
-        if ids.len() == 1 {
-            self.tree.push((lo, hi, TreeKids::Leaf(ids[0])));
-            return index;
-        }
-        self.tree.push((lo, hi, TreeKids::Leaf(0)));
-        let ext = hi - lo;
-        let axis = if ext.x >= ext.y && ext.x >= ext.z {
-            0
-        } else if ext.y >= ext.z {
-            1
-        } else {
-            2
-        };
-        let centre = |i: usize| {
-            let t = &self.tris[i];
-            t[0][axis] + t[1][axis] + t[2][axis]
-        };
-        ids.sort_by(|&a, &b| centre(a).total_cmp(&centre(b)));
-        let mid = ids.len() / 2;
-        let (l, r) = ids.split_at_mut(mid);
-        let left = self.build(l);
-        let right = self.build(r);
-        self.tree[index].2 = TreeKids::Inner(left, right);
-        index
     }
 
     /// Signed distance at `p` (negative inside).
     fn signed(&self, p: DVec3) -> f64 {
-        let box_d2 = |lo: DVec3, hi: DVec3| {
-            let d = (lo - p).max(p - hi).max(DVec3::ZERO);
-            d.dot(d)
+        let mut best = Nearest {
+            d2: 1e20,
+            hit: None,
         };
-        let mut best = (f64::INFINITY, DVec3::ZERO, 0usize, Feature::Face);
-        let mut stack = vec![0usize];
-        while let Some(n) = stack.pop() {
-            let (lo, hi, kids) = self.tree[n];
-            if box_d2(lo, hi) > best.0 {
-                continue;
-            }
-            match kids {
-                TreeKids::Leaf(t) => {
-                    let (d2, q, f) = point_triangle(p, &self.tris[t]);
-                    if d2 < best.0 {
-                        best = (d2, q, t, f);
-                    }
-                }
-                TreeKids::Inner(l, r) => {
-                    let (dl, dr) = (
-                        box_d2(self.tree[l].0, self.tree[l].1),
-                        box_d2(self.tree[r].0, self.tree[r].1),
-                    );
-                    // nearer child last: searched first
-                    if dl < dr {
-                        stack.extend([r, l]);
-                    } else {
-                        stack.extend([l, r]);
-                    }
-                }
-            }
-        }
-        let (d2, q, t, f) = best;
+        self.nearest(p, 0, &mut best);
+        let d = best.d2.sqrt();
+        let Some((t, v, w, f)) = best.hit else {
+            return d;
+        };
+        let [a, b, c] = self.tris[t];
         let normal = match f {
-            Feature::Face => self.face_normal[t],
+            Feature::Face => (b - a).cross(c - a),
             Feature::Vertex(k) => self.vert_normal[self.face[t][k] as usize],
             Feature::Edge(0, 1) => self.edge_normal[t][0],
             Feature::Edge(1, 2) => self.edge_normal[t][1],
             Feature::Edge(_, _) => self.edge_normal[t][2],
         };
-        let d = d2.sqrt();
-        if (p - q).dot(normal) >= 0.0 {
+        let q = (v * (b - a) + a) + w * (c - a);
+        let r = p - q;
+        if r.x * normal.x + r.y * normal.y + r.z * normal.z >= 0.0 {
             d
         } else {
             -d
