@@ -358,6 +358,24 @@ pub(crate) fn principal_inertia(full: [f64; 6]) -> ([f64; 3], [f64; 4]) {
     eig3(&m, BODY_EIG_RELTOL)
 }
 
+/// Principal moments (decreasing) and frame, in the body frame, of a `fullinertia`
+/// `[xx, yy, zz, xy, xz, yz]` given in the inertial frame `quat` (`mjCBody::Compile`): the
+/// tensor is first turned into the body frame, `R F Rᵀ` (`mjuu_mulRMRT`, `R` the matrix of
+/// `quat`, the exact identity for the identity quaternion, products summed left to right), its
+/// upper triangle is mirrored, and its eigen-decomposition starts from the identity. The frame
+/// is the decomposition's quaternion alone, not `quat` times the principal frame of `F` (which
+/// differs in the last bits). Only URDF reaches this with a rotated frame (an `<inertial>`
+/// origin with `rpy`): MJCF's schema refuses `fullinertia` with an orientation.
+pub(crate) fn principal_inertia_in_frame(full: [f64; 6], quat: [f64; 4]) -> ([f64; 3], [f64; 4]) {
+    let f = [
+        full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5], full[2],
+    ];
+    let r = quat_mat(quat);
+    let rt = [r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]];
+    let b = mat_mat(&mat_mat(&r, &f), &rt);
+    principal_inertia([b[0], b[4], b[8], b[1], b[2], b[5]])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -820,13 +820,11 @@ impl<'r> Builder<'r> {
                     let mut quat = f.quat;
                     let mut diag = c.vec3("diaginertia")?.unwrap_or(DVec3::ZERO);
                     if let Some(fi) = c.array::<6>("fullinertia")? {
-                        let (moments, principal) = cm::principal_inertia(fi);
+                        // MuJoCo turns the tensor into the body frame, then diagonalizes it
+                        let (moments, principal) =
+                            cm::principal_inertia_in_frame(fi, cm::wxyz(quat));
                         diag = DVec3::from_array(moments);
-                        quat = if quat == DQuat::IDENTITY {
-                            cm::from_wxyz(principal)
-                        } else {
-                            cm::from_wxyz(cm::mul_quat(cm::wxyz(quat), principal))
-                        };
+                        quat = cm::from_wxyz(principal);
                     }
                     if src.settings.balanceinertia
                         && (diag.x + diag.y < diag.z
@@ -1209,22 +1207,17 @@ impl<'r> Builder<'r> {
                 && (self.bodies[b].inertial.is_some() || self.bodies[parent].inertial.is_some())
             {
                 // MuJoCo adds the fused body's mass and inertia (explicit, or from its own
-                // geoms) to its parent's (likewise)
-                let (pm, pcom, pt) = body_inertia(&self.bodies[parent]);
-                let (cm_, ccom, ct) = body_inertia(&self.bodies[b]);
-                let q = cm::wxyz(f.quat);
-                let ccom = f.pos + DVec3::from_array(cm::rot_vec_quat(ccom.to_array(), q));
-                let ct = rotate_inertia(ct, q);
-                let mass = pm + cm_;
-                if mass >= collide::math::MINVAL {
-                    let com = (pm * pcom + cm_ * ccom) / mass;
-                    let a = cm::offcenter(pm, (pcom - com).to_array());
-                    let c = cm::offcenter(cm_, (ccom - com).to_array());
-                    let mut total = [0.0; 6];
-                    for j in 0..6 {
-                        total[j] = pt[j] + a[j] + ct[j] + c[j];
-                    }
-                    let (moments, quat) = cm::principal_inertia(total);
+                // geoms) to its parent's (likewise), `mjCBody::AccumulateInertia`, only when
+                // the fused body's mass is at least `mjMINVAL` (a massless <inertial> leaves
+                // the parent's frame as it was, not re-diagonalized)
+                let parent_inertial = compiled_inertial(&self.bodies[parent]);
+                let child = compiled_inertial(&self.bodies[b]);
+                let merged = (child.0 >= collide::math::MINVAL)
+                    .then(|| {
+                        accumulate_inertia(parent_inertial, cm::Pose::new(f.pos, f.quat), child)
+                    })
+                    .flatten();
+                if let Some((com, quat, mass, moments)) = merged {
                     self.bodies[parent].inertial = Some((com, cm::from_wxyz(quat), mass));
                     self.bodies[parent].inertia_diag = DVec3::from_array(moments);
                 }
@@ -1803,42 +1796,69 @@ fn referenced_names(root: &Elem) -> std::collections::HashSet<String> {
     out
 }
 
-/// A body's own mass, centre of mass and inertia tensor about it (`[xx, yy, zz, xy, xz, yz]`,
-/// body frame): the explicit `<inertial>`, else summed over its geoms.
-fn body_inertia(body: &BodyB) -> (f64, DVec3, [f64; 6]) {
+/// A body's inertial frame as MuJoCo's first compilation pass leaves it before fusing static
+/// bodies: (mass, pos, quat, principal moments) of the explicit `<inertial>`, else of its geoms
+/// ([`inertia_from_geoms_full`] over all its geoms, `inertiagrouprange` not applied; zero mass
+/// at the origin when they have no mass).
+fn compiled_inertial(body: &BodyB) -> (f64, [f64; 3], [f64; 4], [f64; 3]) {
     if let Some((pos, quat, mass)) = body.inertial {
         return (
             mass,
-            pos,
-            cm::global_inertia(body.inertia_diag.to_array(), cm::wxyz(quat)),
+            pos.to_array(),
+            cm::wxyz(quat),
+            body.inertia_diag.to_array(),
         );
     }
-    let mass: f64 = body.geoms.iter().map(|g| g.mass).sum();
-    if mass < collide::math::MINVAL {
-        return (0.0, DVec3::ZERO, [0.0; 6]);
+    match inertia_from_geoms_full(&body.geoms) {
+        Some((pos, quat, mass, moments)) => (mass, pos.to_array(), cm::wxyz(quat), moments),
+        None => (0.0, [0.0; 3], [1.0, 0.0, 0.0, 0.0], [0.0; 3]),
     }
-    let com = body.geoms.iter().map(|g| g.mass * g.pos).sum::<DVec3>() / mass;
-    let mut total = [0.0; 6];
-    for g in &body.geoms {
-        let rotated = cm::global_inertia(g.inertia.to_array(), cm::wxyz(g.quat));
-        let shifted = cm::offcenter(g.mass, (g.pos - com).to_array());
-        for j in 0..6 {
-            total[j] += rotated[j] + shifted[j];
-        }
-    }
-    (mass, com, total)
 }
 
-/// The symmetric tensor `t` (`[xx, yy, zz, xy, xz, yz]`) rotated by `q`: `R t Rᵀ`.
-fn rotate_inertia(t: [f64; 6], q: [f64; 4]) -> [f64; 6] {
-    let (moments, frame) = cm::principal_inertia(t);
-    cm::global_inertia(moments, cm::mul_quat(q, frame))
+/// The inertial frame of a body `a` with a fused child's `b` added, as MuJoCo's
+/// `mjCBody::AccumulateInertia` computes it. `b`'s inertial frame is first carried into the
+/// parent (`mjuu_frameaccum` of the child's pos/quat and its ipos/iquat); the centre of mass is
+/// `(m_b p_b + (m_a p_a + 0)) / (m_a + m_b)`; each tensor is `mjuu_globalinertia` of the
+/// principal moments in the (carried) inertial frame plus its parallel-axis term about the new
+/// centre, and the sum is `(a + 0) + b`, whose eigen-decomposition (`mjuu_eig3`, tolerance
+/// 4e-15) gives the frame and moments. `None` when the total mass is below `mjMINVAL` (MuJoCo
+/// then zeroes the inertial; the parent's is kept here).
+fn accumulate_inertia(
+    a: (f64, [f64; 3], [f64; 4], [f64; 3]),
+    child_frame: cm::Pose,
+    b: (f64, [f64; 3], [f64; 4], [f64; 3]),
+) -> Option<(DVec3, [f64; 4], f64, [f64; 3])> {
+    let (ma, pa, qa, ia) = a;
+    let carried = child_frame.accum(cm::Pose {
+        pos: b.1,
+        quat: b.2,
+    });
+    let (mb, pb, qb, ib) = (b.0, carried.pos, carried.quat, b.3);
+    let mass = ma + mb;
+    if mass < collide::math::MINVAL {
+        return None;
+    }
+    let com: [f64; 3] = std::array::from_fn(|k| (mb * pb[k] + (ma * pa[k] + 0.0)) / mass);
+    let da: [f64; 3] = std::array::from_fn(|k| pa[k] - com[k]);
+    let db: [f64; 3] = std::array::from_fn(|k| pb[k] - com[k]);
+    let ga = cm::global_inertia(ia, qa);
+    let gb = cm::global_inertia(ib, qb);
+    let oa = cm::offcenter(ma, da);
+    let ob = cm::offcenter(mb, db);
+    let total: [f64; 6] = std::array::from_fn(|j| (ga[j] + oa[j] + 0.0) + (gb[j] + ob[j]));
+    let (moments, quat) = cm::principal_inertia(total);
+    Some((DVec3::from_array(com), quat, mass, moments))
 }
 
 /// Inertial frame of a body from its geoms: (pos, quat, mass), as MuJoCo's
 /// `mjCBody::InertiaFromGeom` computes it (same operation order: the frame feeds free-joint
 /// alignment and so the geom poses). `None` when the geoms have no mass (below `mjMINVAL`).
 fn inertia_from_geoms(geoms: &[GeomB]) -> Option<(DVec3, DQuat, f64)> {
+    inertia_from_geoms_full(geoms).map(|(pos, quat, mass, _)| (pos, quat, mass))
+}
+
+/// [`inertia_from_geoms`] with the principal moments.
+fn inertia_from_geoms_full(geoms: &[GeomB]) -> Option<(DVec3, DQuat, f64, [f64; 3])> {
     let mass: f64 = geoms.iter().map(|g| g.mass).sum();
     if mass < collide::math::MINVAL {
         return None;
@@ -1846,7 +1866,7 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> Option<(DVec3, DQuat, f64)> {
     let mut massive = geoms.iter().filter(|g| g.mass >= collide::math::MINVAL);
     if let (Some(g), None) = (massive.next(), massive.next()) {
         // MuJoCo keeps a lone massive geom's own frame (no re-sorting of the principal axes)
-        return Some((g.pos, g.quat, mass));
+        return Some((g.pos, g.quat, mass, g.inertia.to_array()));
     }
     let mut com = [0.0; 3];
     for g in geoms {
@@ -1864,6 +1884,6 @@ fn inertia_from_geoms(geoms: &[GeomB]) -> Option<(DVec3, DQuat, f64)> {
             total[j] = total[j] + rotated[j] + shifted[j];
         }
     }
-    let q = cm::principal_inertia(total).1;
-    Some((DVec3::from_array(ipos), cm::from_wxyz(q), mass))
+    let (moments, q) = cm::principal_inertia(total);
+    Some((DVec3::from_array(ipos), cm::from_wxyz(q), mass, moments))
 }

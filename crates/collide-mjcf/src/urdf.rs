@@ -18,8 +18,10 @@
 //!   conaffinity = 0, group 1, density 0;
 //! - meshes become assets named after the file stem (`a`, `a1`, … on clashes), one per distinct
 //!   (file, scale), created in link document order;
-//! - `<inertial>` becomes an MJCF `inertial` with `fullinertia`; links without one get their
-//!   inertia from their geoms;
+//! - `<inertial>` becomes an MJCF `inertial` with `fullinertia` and the origin's `rpy` as its
+//!   `quat` (a pair MJCF's schema refuses): the tensor is given in that rotated frame, and the
+//!   compiler turns it into the link frame before diagonalizing it, as MuJoCo does; links
+//!   without one get their inertia from their geoms;
 //! - the extension `<mujoco><compiler …/></mujoco>`: `meshdir`, `strippath` (default false:
 //!   keep only the file name of each mesh path), `discardvisual` (default true), `fusestatic`
 //!   (default true: bodies without joints merge into their parents, inertia included),

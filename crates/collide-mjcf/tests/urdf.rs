@@ -526,3 +526,110 @@ fn inertial_without_mass_and_malformed_limits_are_refused_as_in_mujoco() {
     let bad = robot("", "", "").replace("lower=\"-1\"", "lower=\"-1.57.\"");
     assert!(err(&bad).message.contains("'lower'"));
 }
+
+/// An `<inertial>` whose origin has an `rpy` and whose inertia has off-diagonal terms: MuJoCo
+/// 4.0.0 turns the tensor into the link frame (`R I Rᵀ`) and diagonalizes that, rather than
+/// composing the `rpy` rotation with the principal frame of `I` (one to a few ulps apart).
+/// `scenes/urdf_features` differed so; expected bits are MuJoCo's (its Python bindings).
+#[test]
+fn inertial_rpy_with_full_inertia_iquat_is_mujocos_bit_for_bit() {
+    let m = load(
+        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>
+  <link name="upper">
+    <inertial><origin xyz="0 0 0.15" rpy="0.1 -0.2 0.3"/><mass value="1.5"/>
+      <inertia ixx="0.02" ixy="0.001" ixz="-0.002" iyy="0.03" iyz="0.0005" izz="0.01"/></inertial>
+    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+  <joint name="j" type="continuous"><parent link="base"/><child link="upper"/>
+    <origin xyz="-0.5 0 0.2" rpy="0 0.3 0"/><axis xyz="0 1 0"/></joint></robot>"#,
+    );
+    assert_eq!(m.body_ipos[1].to_array(), [0.0, 0.0, 0.15]);
+    assert_eq!(
+        collide::math::quat_to_wxyz(m.body_iquat[1]),
+        [
+            0.620438420725857,
+            0.05274595599035485,
+            -0.03931974266976743,
+            0.7814908752188047
+        ]
+    );
+}
+
+/// Links fused through fixed joints add their inertia to their parent's as MuJoCo 4.0.0's
+/// `mjCBody::AccumulateInertia` does: each inertial frame carried into the parent by
+/// `mjuu_frameaccum`, each tensor rebuilt from its principal moments, summed with its
+/// parallel-axis term, then diagonalized once; a fused link of zero mass leaves its parent's
+/// frame untouched. `quadruped`, `minitaur_fixed_knees`, `panda_collision`, `laikago` and
+/// `scenes/urdf_features` differed so; expected bits are MuJoCo's (its Python bindings).
+#[test]
+fn fused_link_inertial_frames_are_mujocos_bit_for_bit() {
+    let m = load(
+        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>
+  <link name="upper">
+    <inertial><origin xyz="0 0 0.15" rpy="0.1 -0.2 0.3"/><mass value="1.5"/>
+      <inertia ixx="0.02" ixy="0.001" ixz="-0.002" iyy="0.03" iyz="0.0005" izz="0.01"/></inertial>
+    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+  <link name="cover"><inertial><origin xyz="0.02 0 0"/><mass value="0.3"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.0005"/></inertial></link>
+  <link name="fore"><inertial><origin xyz="0 0 0.1"/><mass value="0.8"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.03"/></inertial></link>
+  <link name="hand">
+    <collision><origin xyz="0.05 0.01 -0.03"/><geometry><box size="0.1 0.12 0.08"/></geometry></collision>
+    <collision><origin xyz="-0.02 0.03 0.01"/><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <link name="hip"><inertial><origin xyz="-0.001568 0.008134 0.000864"/><mass value="1.096"/>
+    <inertia ixx="0.000822113" ixy="4.982e-06" ixz="-3.672e-05" iyy="0.000983196" iyz="-2.811e-06"
+      izz="0.000864753"/></inertial></link>
+  <link name="shoulder"><collision><geometry><sphere radius="0.04"/></geometry></collision>
+    <inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="upper"/>
+    <origin xyz="-0.5 0 0.2" rpy="0 0.3 0"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="f1" type="fixed"><parent link="upper"/><child link="cover"/>
+    <origin xyz="0.05 0 0.1" rpy="0.3 0 0"/></joint>
+  <joint name="j2" type="continuous"><parent link="upper"/><child link="fore"/>
+    <origin xyz="0 0 0.3"/><axis xyz="1 1 0"/></joint>
+  <joint name="f2" type="fixed"><parent link="fore"/><child link="hand"/>
+    <origin xyz="0 0 0.3" rpy="0 0 1"/></joint>
+  <joint name="j3" type="continuous"><parent link="base"/><child link="hip"/>
+    <origin xyz="0.2 -0.08 0"/><axis xyz="1 0 0"/></joint>
+  <joint name="f3" type="fixed"><parent link="hip"/><child link="shoulder"/>
+    <origin xyz="0 -0.059 0"/></joint></robot>"#,
+    );
+    assert_eq!(m.nbody(), 4);
+    let want_ipos = [
+        [0.011666666666666667, 0.0, 0.14166666666666666],
+        [
+            0.007356377137194505,
+            0.024295240056671327,
+            0.19980818236993386,
+        ],
+        [-0.001568, 0.008134, 0.000864],
+    ];
+    let want_iquat = [
+        [
+            0.20952871073715312,
+            0.7479071255263876,
+            0.5292121637532056,
+            0.3415657135886688,
+        ],
+        [
+            0.49422487973191775,
+            -0.03124148092248969,
+            0.11691282879441903,
+            0.8608699835556062,
+        ],
+        [
+            0.6299526369096887,
+            0.3501913095895729,
+            0.35823025536599923,
+            0.5934617140800951,
+        ],
+    ];
+    for b in 1..4 {
+        assert_eq!(m.body_ipos[b].to_array(), want_ipos[b - 1], "body {b}");
+        assert_eq!(
+            collide::math::quat_to_wxyz(m.body_iquat[b]),
+            want_iquat[b - 1],
+            "body {b}"
+        );
+    }
+}
