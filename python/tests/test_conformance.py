@@ -270,6 +270,29 @@ def test_contacts_equal_the_cli_output(entry: dict[str, Any], tmp_path: Path) ->
             assert int(r["exclude"]) == c["exclude"]
 
 
+# compiled fields that decide the poses and the contacts (frames, sizes, bounds, parameters)
+COMPILED_FIELDS = [
+    "geom_pos", "geom_quat", "geom_size", "geom_rbound", "geom_aabb", "geom_margin", "geom_gap",
+    "geom_friction", "geom_solref", "geom_solimp", "body_pos", "body_quat", "body_ipos",
+    "body_iquat", "jnt_pos", "jnt_axis", "qpos0",
+]
+
+
+@pytest.mark.parametrize("entry", CORPUS, ids=[e["name"] for e in CORPUS])
+def test_compiled_model_is_mujocos_bit_for_bit(entry: dict[str, Any], tmp_path: Path) -> None:
+    """Every compiled field of COMPILED_FIELDS equals MuJoCo's exactly (`==`, so +0 and -0 are
+    one value): the compiler's arithmetic, not only the poses it leads to."""
+    path = corpus_path(entry)
+    model = collide.Model.from_xml_path(path)
+    mjm = mujoco.MjModel.from_xml_path(str(mujoco_path(path, tmp_path)))
+    for f in COMPILED_FIELDS:
+        np.testing.assert_array_equal(
+            np.asarray(getattr(model, f), dtype=float).ravel(),
+            np.asarray(getattr(mjm, f), dtype=float).ravel(),
+            err_msg=f,
+        )
+
+
 @pytest.mark.parametrize("name", ["dm_control/humanoid", "gymnasium/ant", "scenes/mesh_pile"])
 def test_model_arrays_equal_mujocos(name: str) -> None:
     entry = next(e for e in CORPUS if e["name"] == name)
@@ -278,8 +301,7 @@ def test_model_arrays_equal_mujocos(name: str) -> None:
     mjm = mujoco.MjModel.from_xml_path(str(path))
     for f in ["geom_type", "geom_bodyid", "body_parentid", "body_weldid", "jnt_type", "jnt_qposadr"]:
         np.testing.assert_array_equal(getattr(model, f), getattr(mjm, f), err_msg=f)
-    for f in ["qpos0", "body_pos", "geom_margin", "geom_friction"]:
-        np.testing.assert_allclose(getattr(model, f), getattr(mjm, f), rtol=0, atol=1e-12, err_msg=f)
+    # (the compiled float fields: test_compiled_model_is_mujocos_bit_for_bit)
     for g in range(mjm.ngeom):
         name_g = mujoco.mj_id2name(mjm, mujoco.mjtObj.mjOBJ_GEOM, g)
         if name_g:
