@@ -204,16 +204,17 @@ fn required_attr<'a>(e: &'a Elem, key: &str) -> Result<&'a str> {
 }
 
 /// Quaternion of URDF `rpy`: rotation about fixed X by roll, then Y by pitch, then Z by yaw.
+/// MuJoCo 4.0.0's URDF reader (`mjXURDF::Origin`, read from its machine code) turns `rpy` into
+/// Euler angles of sequence `XYZ` in radians and resolves them as any `euler` attribute
+/// (one axis rotation at a time, each multiplied on the left, then normalized): the same bits,
+/// down to the sign of a zero component (`rpy_quaternion_is_mujocos_bit_for_bit`).
 pub fn rpy_quat(rpy: [f64; 3]) -> DQuat {
-    let (sr, cr) = (rpy[0] / 2.0).sin_cos();
-    let (sp, cp) = (rpy[1] / 2.0).sin_cos();
-    let (sy, cy) = (rpy[2] / 2.0).sin_cos();
-    // q = qz(yaw) * qy(pitch) * qx(roll), (w, x, y, z)
-    DQuat::from_xyzw(
-        sr * cp * cy - cr * sp * sy,
-        cr * sp * cy + sr * cp * sy,
-        cr * cp * sy - sr * sp * cy,
-        cr * cp * cy + sr * sp * sy,
+    crate::orientation::euler_quat(
+        rpy,
+        &crate::orientation::AngleSettings {
+            degrees: false,
+            eulerseq: *b"XYZ",
+        },
     )
 }
 

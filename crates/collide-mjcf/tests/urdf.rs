@@ -633,3 +633,33 @@ fn fused_link_inertial_frames_are_mujocos_bit_for_bit() {
         );
     }
 }
+
+/// An `<origin rpy>` becomes MuJoCo 4.0.0's quaternion bit for bit: its URDF reader resolves
+/// `rpy` as Euler angles of sequence `XYZ` in radians (`mjXURDF::Origin`), one left-multiplied
+/// axis rotation at a time. A closed-form product of half-angle sines and cosines gave the same
+/// values but `-0` where MuJoCo has `+0` (`urdf/erd/talos_left_arm`, a fused link turned by a
+/// yaw of -4.71238898038). Expected bits are MuJoCo's (its Python bindings, `geom_quat`).
+#[test]
+fn rpy_quaternion_is_mujocos_bit_for_bit() {
+    let m = load(
+        r#"<robot name="r"><link name="base">
+    <collision><origin rpy="0.0 0 -4.71238898038"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+    <collision><origin rpy="0.3 -0.7 1.9"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+    <collision><origin rpy="3.14159265358979 0 0"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link></robot>"#,
+    );
+    let bits = |g: usize| collide::math::quat_to_wxyz(m.geom_quat[g]).map(f64::to_bits);
+    let mujoco: [[f64; 4]; 3] = [
+        [-0.7071067811848895, 0.0, 0.0, -0.7071067811882056],
+        [
+            0.4986005015857463,
+            0.3574420094160363,
+            -0.08303243304197462,
+            0.785326915867652,
+        ],
+        [1.6155445744325867e-15, 1.0, 0.0, 0.0],
+    ];
+    for (g, q) in mujoco.iter().enumerate() {
+        assert_eq!(bits(g), q.map(f64::to_bits), "geom {g}");
+    }
+}
