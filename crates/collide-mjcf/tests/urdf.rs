@@ -527,21 +527,28 @@ fn inertial_without_mass_and_malformed_limits_are_refused_as_in_mujoco() {
     assert!(err(&bad).message.contains("'lower'"));
 }
 
+/// A link whose `<inertial>` origin has an `rpy` and whose inertia has off-diagonal terms (the
+/// two inertial-frame tests below).
+const UPPER_LINK: &str = r#"
+  <link name="upper">
+    <inertial><origin xyz="0 0 0.15" rpy="0.1 -0.2 0.3"/><mass value="1.5"/>
+      <inertia ixx="0.02" ixy="0.001" ixz="-0.002" iyy="0.03" iyz="0.0005" izz="0.01"/></inertial>
+    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+"#;
+
 /// An `<inertial>` whose origin has an `rpy` and whose inertia has off-diagonal terms: MuJoCo
 /// 4.0.0 turns the tensor into the link frame (`R I Rᵀ`) and diagonalizes that, rather than
 /// composing the `rpy` rotation with the principal frame of `I` (one to a few ulps apart).
 /// `scenes/urdf_features` differed so; expected bits are MuJoCo's (its Python bindings).
 #[test]
 fn inertial_rpy_with_full_inertia_iquat_is_mujocos_bit_for_bit() {
-    let m = load(
-        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>
-  <link name="upper">
-    <inertial><origin xyz="0 0 0.15" rpy="0.1 -0.2 0.3"/><mass value="1.5"/>
-      <inertia ixx="0.02" ixy="0.001" ixz="-0.002" iyy="0.03" iyz="0.0005" izz="0.01"/></inertial>
-    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+    let m = load(&[
+        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>"#,
+        UPPER_LINK,
+        r#"
   <joint name="j" type="continuous"><parent link="base"/><child link="upper"/>
     <origin xyz="-0.5 0 0.2" rpy="0 0.3 0"/><axis xyz="0 1 0"/></joint></robot>"#,
-    );
+    ].concat());
     assert_eq!(m.body_ipos[1].to_array(), [0.0, 0.0, 0.15]);
     assert_eq!(
         collide::math::quat_to_wxyz(m.body_iquat[1]),
@@ -562,12 +569,10 @@ fn inertial_rpy_with_full_inertia_iquat_is_mujocos_bit_for_bit() {
 /// `scenes/urdf_features` differed so; expected bits are MuJoCo's (its Python bindings).
 #[test]
 fn fused_link_inertial_frames_are_mujocos_bit_for_bit() {
-    let m = load(
-        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>
-  <link name="upper">
-    <inertial><origin xyz="0 0 0.15" rpy="0.1 -0.2 0.3"/><mass value="1.5"/>
-      <inertia ixx="0.02" ixy="0.001" ixz="-0.002" iyy="0.03" iyz="0.0005" izz="0.01"/></inertial>
-    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+    let m = load(&[
+        r#"<robot name="r"><mujoco><compiler balanceinertia="true"/></mujoco><link name="base"/>"#,
+        UPPER_LINK,
+        r#"
   <link name="cover"><inertial><origin xyz="0.02 0 0"/><mass value="0.3"/>
     <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.0005"/></inertial></link>
   <link name="fore"><inertial><origin xyz="0 0 0.1"/><mass value="0.8"/>
@@ -593,7 +598,7 @@ fn fused_link_inertial_frames_are_mujocos_bit_for_bit() {
     <origin xyz="0.2 -0.08 0"/><axis xyz="1 0 0"/></joint>
   <joint name="f3" type="fixed"><parent link="hip"/><child link="shoulder"/>
     <origin xyz="0 -0.059 0"/></joint></robot>"#,
-    );
+    ].concat());
     assert_eq!(m.nbody(), 4);
     let want_ipos = [
         [0.011666666666666667, 0.0, 0.14166666666666666],
